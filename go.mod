@@ -1,0 +1,15 @@
+module github.com/git-tdd/git-tdd
+
+go 1.26.8
+
+require (
+	github.com/bluekeyes/go-gitdiff v0.9.0
+	github.com/fatih/color v1.19.0
+	golang.org/x/sys v0.49.0
+	golang.org/x/term v0.47.0
+)
+
+require (
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.20 // indirect
+)

@@ -1,0 +1,148 @@
+package term
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// ErrNoTerminal means there is no controlling terminal to ask a human on.
+var ErrNoTerminal = errors.New("no terminal to ask a human on")
+
+// ErrNoAnswer means the human gave no valid answer (three invalid ones, or end of
+// input); callers count it as a refusal.
+var ErrNoAnswer = errors.New("no valid answer")
+
+// attempts is how many invalid answers re-ask before counting as a refusal (DESIGN §3).
+const attempts = 3
+
+// TTY is the controlling terminal, opened for one command. Questions are only ever
+// read here, never from standard input, which an agent controls.
+type TTY struct {
+	f       *os.File
+	Palette Palette
+}
+
+// OpenTTY opens /dev/tty; without a controlling terminal it returns ErrNoTerminal.
+func OpenTTY(colorFlag string, getenv func(string) string) (*TTY, error) {
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil, ErrNoTerminal
+	}
+	return &TTY{f: f, Palette: NewPalette(ColorEnabled(colorFlag, f, getenv))}, nil
+}
+
+// Writer is the terminal, for showing what the human decides on.
+func (t *TTY) Writer() io.Writer { return t.f }
+
+// Width is the terminal's width.
+func (t *TTY) Width() int { return Width(t.f) }
+
+// Close releases the terminal.
+func (t *TTY) Close() error { return t.f.Close() }
+
+// Choice is one accepted answer: its word and the short forms that also select it.
+type Choice struct {
+	Word    string
+	Aliases []string
+}
+
+// Choose asks question until the answer is one of choices (case-insensitive whole
+// words); it returns the chosen Word. Typeahead is discarded before each question,
+// so answers typed or piped in advance do not count.
+func (t *TTY) Choose(ctx context.Context, question string, choices []Choice) (string, error) {
+	for i := 0; i < attempts; i++ {
+		answer, err := t.ask(ctx, question)
+		if err != nil {
+			return "", err
+		}
+		if w, ok := match(answer, choices); ok {
+			return w, nil
+		}
+		fmt.Fprintf(t.f, "Please answer %s.\n", listWords(choices))
+	}
+	return "", ErrNoAnswer
+}
+
+// Line asks question and returns the trimmed answer.
+func (t *TTY) Line(ctx context.Context, question string) (string, error) {
+	return t.ask(ctx, question)
+}
+
+func (t *TTY) ask(ctx context.Context, question string) (string, error) {
+	if err := flushInput(t.f); err != nil {
+		return "", fmt.Errorf("discarding typeahead on the terminal: %w", err)
+	}
+	if _, err := io.WriteString(t.f, question+" "); err != nil {
+		return "", err
+	}
+	type result struct {
+		line string
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		line, err := readLine(t.f)
+		ch <- result{line, err}
+	}()
+	select {
+	case <-ctx.Done():
+		fmt.Fprintln(t.f)
+		return "", ctx.Err()
+	case r := <-ch:
+		if errors.Is(r.err, io.EOF) {
+			fmt.Fprintln(t.f)
+			return "", ErrNoAnswer
+		}
+		return strings.TrimSpace(r.line), r.err
+	}
+}
+
+// readLine reads one line. The terminal is in canonical mode, so each read returns
+// at most one line and nothing typed later is consumed early.
+func readLine(f *os.File) (string, error) {
+	var b strings.Builder
+	buf := make([]byte, 256)
+	for {
+		n, err := f.Read(buf)
+		b.Write(buf[:n])
+		if i := strings.IndexByte(b.String(), '\n'); i >= 0 {
+			return b.String()[:i], nil
+		}
+		if n == 0 || err != nil {
+			if err == nil || b.Len() == 0 {
+				err = io.EOF
+			}
+			return b.String(), err
+		}
+	}
+}
+
+func match(answer string, choices []Choice) (string, bool) {
+	a := strings.ToLower(answer)
+	for _, c := range choices {
+		if a == strings.ToLower(c.Word) {
+			return c.Word, true
+		}
+		for _, al := range c.Aliases {
+			if a == strings.ToLower(al) {
+				return c.Word, true
+			}
+		}
+	}
+	return "", false
+}
+
+func listWords(choices []Choice) string {
+	words := make([]string, len(choices))
+	for i, c := range choices {
+		words[i] = c.Word
+	}
+	if len(words) <= 1 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
