@@ -1,0 +1,282 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+)
+
+// Section is one file of a git patch. go-gitdiff parses its header (names, quoting,
+// modes, renames, object ids); its hunks are counted as they stream past and never
+// held, so a patch of any size is read in bounded memory.
+type Section struct {
+	File    *gitdiff.File
+	Binary  bool
+	Added   int64
+	Deleted int64
+}
+
+// Name is the section's path: the new name, or the old one for a deletion.
+func (s *Section) Name() string {
+	if s.File.IsDelete {
+		return s.File.OldName
+	}
+	return s.File.NewName
+}
+
+// LineKind says what a line of a patch is.
+type LineKind int
+
+// The kinds of patch lines.
+const (
+	LineHeader    LineKind = iota // diff --git, index, mode, rename, ---/+++ lines
+	LineHunk                      // @@ -a,b +c,d @@
+	LineContext                   // ' '
+	LineAdded                     // '+'
+	LineDeleted                   // '-'
+	LineNoNewline                 // \ No newline at end of file
+	LineBinary                    // the binary marker and its data
+)
+
+// Line is one line of a section without its newline. Text keeps at most MaxLine
+// bytes; Cut counts the bytes dropped after them.
+type Line struct {
+	Kind LineKind
+	Text []byte
+	Cut  int64
+}
+
+// MaxLine is the longest line prefix the scanner keeps.
+const MaxLine = 64 << 10
+
+// Visitor receives a patch as it is scanned. Line (optional) sees every line of a
+// section once its header is parsed; Done (optional) sees the section when it ends.
+// Text is only valid during the call.
+type Visitor struct {
+	Line func(s *Section, l Line) error
+	Done func(s *Section) error
+}
+
+// ScanPatch reads a patch written by `git diff-tree -p` and validates every hunk
+// against its header's line counts, as git apply would.
+func ScanPatch(r io.Reader, v Visitor) error {
+	lr := &lineReader{br: bufio.NewReaderSize(r, MaxLine)}
+	lr.advance()
+	for lr.ok {
+		if !bytes.HasPrefix(lr.line, []byte("diff --git ")) {
+			return fmt.Errorf("patch: expected a file header, got %q", clip(lr.line))
+		}
+		s, err := scanSection(lr, v)
+		if err != nil {
+			return err
+		}
+		if v.Done != nil {
+			if err := v.Done(s); err != nil {
+				return err
+			}
+		}
+	}
+	return lr.err
+}
+
+func scanSection(lr *lineReader, v Visitor) (*Section, error) {
+	var hdr bytes.Buffer
+	var lines [][]byte
+	for first := true; lr.ok; first = false {
+		if !first && isSectionBoundary(lr.line) {
+			break
+		}
+		if lr.cut > 0 {
+			return nil, fmt.Errorf("patch: header line longer than %d bytes", MaxLine)
+		}
+		lines = append(lines, append([]byte(nil), lr.line...))
+		hdr.Write(lr.line)
+		hdr.WriteByte('\n')
+		lr.advance()
+	}
+	if lr.err != nil {
+		return nil, lr.err
+	}
+	files, _, err := gitdiff.Parse(&hdr)
+	if err != nil {
+		return nil, fmt.Errorf("patch: %w", err)
+	}
+	if len(files) != 1 {
+		return nil, fmt.Errorf("patch: a file header parsed as %d files: %q", len(files), clip(lines[0]))
+	}
+	s := &Section{File: files[0]}
+	emit := func(k LineKind, text []byte, cut int64) error {
+		if v.Line == nil {
+			return nil
+		}
+		return v.Line(s, Line{Kind: k, Text: text, Cut: cut})
+	}
+	for _, l := range lines {
+		if err := emit(LineHeader, l, 0); err != nil {
+			return nil, err
+		}
+	}
+	if lr.ok && (bytes.HasPrefix(lr.line, []byte("GIT binary patch")) || bytes.HasPrefix(lr.line, []byte("Binary files "))) {
+		s.Binary = true
+		for lr.ok && !bytes.HasPrefix(lr.line, []byte("diff --git ")) {
+			if err := emit(LineBinary, lr.line, lr.cut); err != nil {
+				return nil, err
+			}
+			lr.advance()
+		}
+		return s, lr.err
+	}
+	for lr.ok && bytes.HasPrefix(lr.line, []byte("@@ ")) {
+		if err := scanHunk(lr, s, emit); err != nil {
+			return nil, err
+		}
+	}
+	if lr.ok && !bytes.HasPrefix(lr.line, []byte("diff --git ")) {
+		return nil, fmt.Errorf("patch: %s: unexpected line %q", s.Name(), clip(lr.line))
+	}
+	return s, lr.err
+}
+
+func isSectionBoundary(l []byte) bool {
+	for _, p := range []string{"diff --git ", "@@ ", "GIT binary patch", "Binary files "} {
+		if bytes.HasPrefix(l, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+func scanHunk(lr *lineReader, s *Section, emit func(LineKind, []byte, int64) error) error {
+	_, oldLeft, _, newLeft, ok := ParseHunkHeader(lr.line)
+	if !ok {
+		return fmt.Errorf("patch: %s: malformed hunk header %q", s.Name(), clip(lr.line))
+	}
+	if err := emit(LineHunk, lr.line, lr.cut); err != nil {
+		return err
+	}
+	lr.advance()
+	for oldLeft > 0 || newLeft > 0 {
+		if !lr.ok {
+			if lr.err != nil {
+				return lr.err
+			}
+			return fmt.Errorf("patch: %s: hunk ends early", s.Name())
+		}
+		kind, err := hunkLine(lr.line, &oldLeft, &newLeft, s)
+		if err != nil {
+			return err
+		}
+		if err := emit(kind, lr.line, lr.cut); err != nil {
+			return err
+		}
+		lr.advance()
+	}
+	if lr.ok && len(lr.line) > 0 && lr.line[0] == '\\' {
+		if err := emit(LineNoNewline, lr.line, lr.cut); err != nil {
+			return err
+		}
+		lr.advance()
+	}
+	return nil
+}
+
+// hunkLine classifies one line inside a hunk and counts it against what is left.
+func hunkLine(l []byte, oldLeft, newLeft *int64, s *Section) (LineKind, error) {
+	op := byte(' ') // an empty line is a context line whose space was stripped
+	if len(l) > 0 {
+		op = l[0]
+	}
+	switch {
+	case op == ' ' && *oldLeft > 0 && *newLeft > 0:
+		*oldLeft--
+		*newLeft--
+		return LineContext, nil
+	case op == '-' && *oldLeft > 0:
+		*oldLeft--
+		s.Deleted++
+		return LineDeleted, nil
+	case op == '+' && *newLeft > 0:
+		*newLeft--
+		s.Added++
+		return LineAdded, nil
+	case op == '\\':
+		return LineNoNewline, nil
+	}
+	return 0, fmt.Errorf("patch: %s: line %q does not fit its hunk", s.Name(), clip(l))
+}
+
+// ParseHunkHeader parses "@@ -oldStart[,oldLines] +newStart[,newLines] @@".
+func ParseHunkHeader(l []byte) (oldStart, oldLines, newStart, newLines int64, ok bool) {
+	rest, found := bytes.CutPrefix(l, []byte("@@ -"))
+	if !found {
+		return 0, 0, 0, 0, false
+	}
+	oldRange, rest, found := bytes.Cut(rest, []byte(" +"))
+	if !found {
+		return 0, 0, 0, 0, false
+	}
+	newRange, _, found := bytes.Cut(rest, []byte(" @@"))
+	if !found {
+		return 0, 0, 0, 0, false
+	}
+	var ok1, ok2 bool
+	oldStart, oldLines, ok1 = parseRange(oldRange)
+	newStart, newLines, ok2 = parseRange(newRange)
+	return oldStart, oldLines, newStart, newLines, ok1 && ok2
+}
+
+func parseRange(b []byte) (start, n int64, ok bool) {
+	s, c, hasCount := bytes.Cut(b, []byte(","))
+	start, err := strconv.ParseInt(string(s), 10, 64)
+	if err != nil || start < 0 {
+		return 0, 0, false
+	}
+	if !hasCount {
+		return start, 1, true
+	}
+	n, err = strconv.ParseInt(string(c), 10, 64)
+	return start, n, err == nil && n >= 0
+}
+
+// lineReader holds the current line of a stream. A line longer than MaxLine keeps
+// its prefix and counts the rest in cut, so memory stays bounded.
+type lineReader struct {
+	br   *bufio.Reader
+	line []byte
+	long []byte
+	cut  int64
+	ok   bool
+	err  error
+}
+
+func (lr *lineReader) advance() {
+	lr.cut = 0
+	buf, err := lr.br.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		lr.long = append(lr.long[:0], buf...)
+		buf = lr.long
+		for errors.Is(err, bufio.ErrBufferFull) {
+			var more []byte
+			more, err = lr.br.ReadSlice('\n')
+			lr.cut += int64(len(more))
+			if err == nil {
+				lr.cut-- // the newline
+			}
+		}
+	}
+	switch {
+	case err == nil:
+		lr.line, lr.ok = bytes.TrimSuffix(buf, []byte("\n")), true
+	case errors.Is(err, io.EOF) && len(buf) > 0:
+		lr.line, lr.ok = buf, true // a last line without a newline
+	case errors.Is(err, io.EOF):
+		lr.line, lr.ok = nil, false
+	default:
+		lr.line, lr.ok, lr.err = nil, false, err
+	}
+}

@@ -1,0 +1,162 @@
+// Package gitx is the only place that runs git: every call passes the flags that make
+// its output independent of the user's configuration, and git's output is parsed in
+// pure functions.
+package gitx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// ErrNotRepository means the directory is not inside a git working tree.
+var ErrNotRepository = errors.New("not a git repository (or any of the parent directories)")
+
+// Repo is one working tree of a git repository.
+type Repo struct {
+	Top       string // the working tree's top level
+	GitDir    string // this working tree's git directory
+	CommonDir string // shared by every working tree: objects, refs, our state
+	env       []string
+}
+
+// CommandError is a git command that failed; it keeps what git said.
+type CommandError struct {
+	Args   []string
+	Code   int
+	Stderr string
+}
+
+func (e *CommandError) Error() string {
+	msg := strings.TrimSpace(e.Stderr)
+	msg = strings.TrimPrefix(msg, "fatal: ")
+	msg = strings.TrimPrefix(msg, "error: ")
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if msg == "" {
+		msg = fmt.Sprintf("exit status %d", e.Code)
+	}
+	return fmt.Sprintf("git %s: %s", e.Args[0], msg)
+}
+
+// pathEnv are the variables git may set (in hooks, or for `git --git-dir`) that hold
+// paths; they are made absolute so that git runs the same from any directory.
+var pathEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"}
+
+var gitPath = sync.OnceValues(func() (string, error) { return exec.LookPath("git") })
+
+// Open finds the repository that dir is in.
+func Open(ctx context.Context, dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("cannot change to %s: no such directory", abs)
+	}
+	r := &Repo{Top: abs, env: absoluteEnv(os.Environ())}
+	out, err := r.output(ctx, "rev-parse", "--path-format=absolute", "--is-inside-work-tree", "--git-dir", "--git-common-dir", "--show-toplevel")
+	if err != nil {
+		var ce *CommandError
+		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "not a git repository") {
+			return nil, ErrNotRepository
+		}
+		if errors.As(err, &ce) && strings.Contains(ce.Stderr, "must be run in a work tree") {
+			return nil, errors.New("this command needs a working tree, and this repository is bare")
+		}
+		return nil, err
+	}
+	fields, ok := splitRevParse(out, 4)
+	if !ok || fields[0] != "true" {
+		return nil, errors.New("this command needs a working tree; run it inside one (not inside .git)")
+	}
+	r.GitDir, r.CommonDir, r.Top = fields[1], fields[2], fields[3]
+	return r, nil
+}
+
+// splitRevParse splits rev-parse's newline-separated answers; a path that itself
+// contains a newline makes the count wrong, which is reported rather than guessed at.
+func splitRevParse(out []byte, n int) ([]string, bool) {
+	s := strings.TrimSuffix(string(out), "\n")
+	fields := strings.Split(s, "\n")
+	return fields, len(fields) == n
+}
+
+func absoluteEnv(env []string) []string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return env
+	}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		for _, p := range pathEnv {
+			if k == p && v != "" && !filepath.IsAbs(v) {
+				kv = k + "=" + filepath.Join(cwd, v)
+			}
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// command prepares git with args in the working tree's top level.
+func (r *Repo) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
+	git, err := gitPath()
+	if err != nil {
+		return nil, fmt.Errorf("git is not installed or not on PATH: %w", err)
+	}
+	cmd := exec.CommandContext(ctx, git, args...)
+	cmd.Dir = r.Top
+	cmd.Env = r.env
+	return cmd, nil
+}
+
+// output runs git and returns its standard output.
+func (r *Repo) output(ctx context.Context, args ...string) ([]byte, error) {
+	return r.outputIn(ctx, nil, args...)
+}
+
+// outputIn runs git with stdin and returns its standard output.
+func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	cmd, err := r.command(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	if err := cmd.Run(); err != nil {
+		return nil, commandError(ctx, args, err, stderr.String())
+	}
+	return stdout.Bytes(), nil
+}
+
+func commandError(ctx context.Context, args []string, err error, stderr string) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return &CommandError{Args: args, Code: ee.ExitCode(), Stderr: stderr}
+	}
+	return fmt.Errorf("running git %s: %w", args[0], err)
+}
+
+// exitCode is the code a failed git command ended with, or -1.
+func exitCode(err error) int {
+	var ce *CommandError
+	if errors.As(err, &ce) {
+		return ce.Code
+	}
+	return -1
+}
