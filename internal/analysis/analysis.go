@@ -1,0 +1,197 @@
+// Package analysis applies the diff gate's rules (seed 000, DESIGN §4) to the line
+// counts of a change: what was mostly rewritten, replaced or lost.
+package analysis
+
+import (
+	"encoding/base64"
+	"math"
+	"unicode/utf8"
+)
+
+// Status is how a file changed.
+type Status string
+
+// The statuses of DESIGN §4.
+const (
+	Added       Status = "added"
+	Modified    Status = "modified"
+	Deleted     Status = "deleted"
+	Renamed     Status = "renamed"
+	Copied      Status = "copied"
+	TypeChanged Status = "type-changed"
+)
+
+// Reason says why a file needs review.
+type Reason string
+
+// The reasons a file is flagged, most serious first.
+const (
+	ReasonNone      Reason = ""
+	ReasonDeleted   Reason = "deleted"
+	ReasonReplaced  Reason = "replaced"
+	ReasonChanged   Reason = "changed"
+	ReasonBinary    Reason = "binary"
+	ReasonSubmodule Reason = "submodule"
+)
+
+// Change is the input for one file: what git measured.
+type Change struct {
+	Path        string
+	OldPath     string // the path in the base: the source of a rename or copy, "" when added
+	Status      Status
+	Binary      bool
+	Submodule   bool // a gitlink (its content lives in another repository)
+	ModeChanged bool
+	LinesBefore int64 // lines of the old blob
+	Added       int64
+	Deleted     int64
+}
+
+// Rules are the thresholds; the zero value is not useful, start from Defaults.
+type Rules struct {
+	ChangeRatioThreshold float64 // requires_review when change_ratio is strictly greater
+	ReplacementRatio     float64 // is_replacement when change_ratio is strictly greater, and
+	// the file shrank below half its size
+}
+
+// Defaults are the seed's constants: 0.5 and 0.8.
+var Defaults = Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8}
+
+// FileReport is the seed's FileChangeReport for one file.
+type FileReport struct {
+	Path           string  `json:"path"`
+	OldPath        string  `json:"old_path"`
+	Status         Status  `json:"status"`
+	Binary         bool    `json:"binary"`
+	Submodule      bool    `json:"submodule"`
+	ModeChanged    bool    `json:"mode_changed"`
+	LinesBefore    int64   `json:"lines_before"`
+	LinesAfter     int64   `json:"lines_after"`
+	LinesAdded     int64   `json:"lines_added"`
+	LinesDeleted   int64   `json:"lines_deleted"`
+	ChangeRatio    float64 `json:"change_ratio"`
+	IsReplacement  bool    `json:"is_replacement"`
+	RequiresReview bool    `json:"requires_review"`
+	Reason         Reason  `json:"reason"`
+	// A path that is not valid UTF-8 cannot travel in a JSON string exactly; these
+	// carry its bytes.
+	PathBase64    string `json:"path_base64,omitempty"`
+	OldPathBase64 string `json:"old_path_base64,omitempty"`
+}
+
+// Ratio is the seed's change ratio: (added + deleted) / max(lines_before, 1).
+func Ratio(added, deleted, before int64) float64 {
+	return float64(added+deleted) / float64(max(before, 1))
+}
+
+// Analyze applies the rules to one file.
+//
+//   - an added or copied file is never flagged: nothing is lost;
+//   - a deleted file always is;
+//   - a binary or submodule change cannot be measured in lines: it is flagged
+//     unless added, with line counts 0;
+//   - otherwise requires_review = change_ratio > threshold, and is_replacement =
+//     change_ratio > replacement ratio and lines_after < lines_before / 2;
+//   - a mode-only change has ratio 0.
+func Analyze(c Change, r Rules) FileReport {
+	f := FileReport{
+		Path: c.Path, OldPath: c.OldPath, Status: c.Status, Binary: c.Binary,
+		Submodule: c.Submodule, ModeChanged: c.ModeChanged,
+		PathBase64: rawBytes(c.Path), OldPathBase64: rawBytes(c.OldPath),
+	}
+	if c.Binary || c.Submodule {
+		f.Reason = flagOpaque(c)
+		f.RequiresReview = f.Reason != ReasonNone
+		return f
+	}
+	f.LinesBefore, f.LinesAdded, f.LinesDeleted = c.LinesBefore, c.Added, c.Deleted
+	f.LinesAfter = max(c.LinesBefore+c.Added-c.Deleted, 0)
+	if c.Status == Added {
+		f.LinesBefore, f.LinesDeleted, f.LinesAfter = 0, 0, c.Added
+	}
+	if c.Status == Deleted {
+		f.LinesAfter = 0
+	}
+	f.ChangeRatio = round(Ratio(f.LinesAdded, f.LinesDeleted, f.LinesBefore))
+	switch c.Status {
+	case Added, Copied:
+		return f
+	case Deleted:
+		f.RequiresReview, f.Reason = true, ReasonDeleted
+		return f
+	}
+	ratio := Ratio(f.LinesAdded, f.LinesDeleted, f.LinesBefore)
+	f.IsReplacement = ratio > r.ReplacementRatio && float64(f.LinesAfter) < float64(f.LinesBefore)*0.5
+	switch {
+	case f.IsReplacement:
+		f.RequiresReview, f.Reason = true, ReasonReplaced
+	case ratio > r.ChangeRatioThreshold:
+		f.RequiresReview, f.Reason = true, ReasonChanged
+	}
+	return f
+}
+
+func flagOpaque(c Change) Reason {
+	switch {
+	case c.Status == Added || c.Status == Copied:
+		return ReasonNone
+	case c.Status == Deleted:
+		return ReasonDeleted
+	case c.Submodule:
+		return ReasonSubmodule
+	}
+	return ReasonBinary
+}
+
+// round keeps four decimals, so that JSON output is stable and readable.
+func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+// Summary totals a report.
+type Summary struct {
+	Files   int   `json:"files"`
+	Added   int64 `json:"added"`
+	Deleted int64 `json:"deleted"`
+}
+
+// Report is the analysis of one change: the tree under review against its base.
+type Report struct {
+	Tree    string       `json:"tree"`
+	Base    string       `json:"base"`
+	Files   []FileReport `json:"files"`
+	Flagged []string     `json:"flagged"`
+	Summary Summary      `json:"summary"`
+}
+
+// Build analyses every change in order.
+func Build(tree, base string, changes []Change, r Rules) *Report {
+	rep := &Report{Tree: tree, Base: base, Files: []FileReport{}, Flagged: []string{}}
+	for _, c := range changes {
+		f := Analyze(c, r)
+		rep.Files = append(rep.Files, f)
+		if f.RequiresReview {
+			rep.Flagged = append(rep.Flagged, f.Path)
+		}
+		rep.Summary.Files++
+		rep.Summary.Added += f.LinesAdded
+		rep.Summary.Deleted += f.LinesDeleted
+	}
+	return rep
+}
+
+// FlaggedFiles returns the reports of the files that need review.
+func (r *Report) FlaggedFiles() []FileReport {
+	var out []FileReport
+	for _, f := range r.Files {
+		if f.RequiresReview {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func rawBytes(p string) string {
+	if utf8.ValidString(p) {
+		return ""
+	}
+	return base64.StdEncoding.EncodeToString([]byte(p))
+}
