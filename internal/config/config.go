@@ -1,0 +1,265 @@
+// Package config reads .git-tdd.toml strictly: every key has a default, and an
+// unknown key or a wrong type is an error that names the file and line.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// FileName is the configuration file at the root of a repository.
+const FileName = ".git-tdd.toml"
+
+// Config is .git-tdd.toml (DESIGN §8).
+type Config struct {
+	Test     Test     `toml:"test"`
+	Worktree Worktree `toml:"worktree"`
+	Lint     Lint     `toml:"lint"`
+	Diffgate Diffgate `toml:"diffgate"`
+	Write    Write    `toml:"write"`
+	Patch    Patch    `toml:"patch"`
+	Context  Context  `toml:"context"`
+	Agent    Agent    `toml:"agent"`
+	Issue    Issue    `toml:"issue"`
+}
+
+// Test is how the tests run.
+type Test struct {
+	Command    []string `toml:"command"`
+	Runner     string   `toml:"runner"`
+	Timeout    Duration `toml:"timeout"`
+	MaxRetries int      `toml:"max_retries"`
+	TestPaths  []string `toml:"test_paths"`
+}
+
+// Worktree is where a workflow's worktree and branch go.
+type Worktree struct {
+	Dir    string     `toml:"dir"`
+	Branch string     `toml:"branch"`
+	Setup  [][]string `toml:"setup"`
+}
+
+// Lint is the optional lint command.
+type Lint struct {
+	Command []string `toml:"command"`
+}
+
+// Diffgate holds the review thresholds.
+type Diffgate struct {
+	ChangeRatioThreshold float64 `toml:"change_ratio_threshold"`
+	ReplacementRatio     float64 `toml:"replacement_ratio"`
+}
+
+// Write holds the safe-write rules.
+type Write struct {
+	ApprovalLines int  `toml:"approval_lines"`
+	AllowForce    bool `toml:"allow_force"`
+}
+
+// Patch holds when a file counts as large.
+type Patch struct {
+	LargeLines int `toml:"large_lines"`
+	LargeBytes int `toml:"large_bytes"`
+}
+
+// Context holds the context limits.
+type Context struct {
+	MaxFileBytes   int      `toml:"max_file_bytes"`
+	MaxTokens      int      `toml:"max_tokens"`
+	SecretPatterns []string `toml:"secret_patterns"`
+}
+
+// Agent is the agent that `git tdd run` drives.
+type Agent struct {
+	Command   []string `toml:"command"`
+	Provider  string   `toml:"provider"`
+	Model     string   `toml:"model"`
+	BaseURL   string   `toml:"base_url"`
+	APIKeyEnv string   `toml:"api_key_env"`
+	Mode      string   `toml:"mode"`
+	MaxTokens int      `toml:"max_tokens"`
+	Timeout   Duration `toml:"timeout"`
+}
+
+// Issue is the issue-drafting workflow.
+type Issue struct {
+	Drafter       []string `toml:"drafter"`
+	Reviewer      []string `toml:"reviewer"`
+	Template      string   `toml:"template"`
+	ReviewPrompt  string   `toml:"review_prompt"`
+	Repo          string   `toml:"repo"`
+	MaxIterations int      `toml:"max_iterations"`
+}
+
+// Duration is a TOML string such as "300s" or "5m".
+type Duration struct{ time.Duration }
+
+// UnmarshalText parses a Go duration.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("invalid duration %q (write it like \"300s\" or \"5m\")", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText writes the duration back.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// Default is the configuration without a file.
+func Default() *Config {
+	return &Config{
+		Test: Test{
+			Command: []string{"pytest", "-v", "--tb=short"}, Runner: "pytest",
+			Timeout: Duration{300 * time.Second}, MaxRetries: 3,
+			TestPaths: []string{"tests/**", "**/test_*.py", "**/*_test.py", "**/*_test.go"},
+		},
+		Worktree: Worktree{Dir: "../{repo}-issue-{issue}", Branch: "feat/issue-{issue}"},
+		Diffgate: Diffgate{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8},
+		Write:    Write{ApprovalLines: 100, AllowForce: true},
+		Patch:    Patch{LargeLines: 500, LargeBytes: 15000},
+		Context:  Context{MaxFileBytes: 102400, MaxTokens: 200000},
+		Agent:    Agent{Mode: "text", MaxTokens: 8192, Timeout: Duration{10 * time.Minute}},
+		Issue: Issue{
+			Template:      "docs/templates/0101-issue-template.md",
+			ReviewPrompt:  "docs/skills/0701c-Issue-Review-Prompt.md",
+			MaxIterations: 20,
+		},
+	}
+}
+
+// Error is a configuration error at a place in a file.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// Parse reads a configuration over the defaults; name is used in errors.
+func Parse(data []byte, name string) (*Config, error) {
+	c := Default()
+	md, err := toml.Decode(string(data), c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &Error{File: name, Line: pe.Position.Line, Msg: strings.TrimPrefix(pe.Message, "toml: ")}
+		}
+		return nil, decodeError(name, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0]
+		return nil, &Error{File: name, Line: keyLine(string(data), k), Msg: fmt.Sprintf("unknown key %q", k.String())}
+	}
+	if err := c.validate(); err != nil {
+		return nil, &Error{File: name, Line: keyLine(string(data), toml.Key(strings.Split(err.key, "."))), Msg: err.msg}
+	}
+	return c, nil
+}
+
+type invalid struct{ key, msg string }
+
+func (c *Config) validate() *invalid {
+	bad := func(key, format string, args ...any) *invalid {
+		return &invalid{key, key + ": " + fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case len(c.Test.Command) == 0 || c.Test.Command[0] == "":
+		return bad("test.command", "must name a program")
+	case !oneOf(c.Test.Runner, "pytest", "go", "generic"):
+		return bad("test.runner", "must be \"pytest\", \"go\" or \"generic\", not %q", c.Test.Runner)
+	case c.Test.Timeout.Duration <= 0:
+		return bad("test.timeout", "must be positive")
+	case c.Test.MaxRetries < 1:
+		return bad("test.max_retries", "must be at least 1")
+	case c.Worktree.Dir == "" || c.Worktree.Branch == "":
+		return bad("worktree.branch", "dir and branch must not be empty")
+	case !strings.Contains(c.Worktree.Branch, "{issue}"):
+		return bad("worktree.branch", "must contain {issue}")
+	case c.Diffgate.ChangeRatioThreshold <= 0:
+		return bad("diffgate.change_ratio_threshold", "must be positive")
+	case c.Diffgate.ReplacementRatio <= 0:
+		return bad("diffgate.replacement_ratio", "must be positive")
+	case c.Write.ApprovalLines < 0:
+		return bad("write.approval_lines", "must not be negative")
+	case c.Patch.LargeLines < 1 || c.Patch.LargeBytes < 1:
+		return bad("patch.large_lines", "large_lines and large_bytes must be positive")
+	case c.Context.MaxFileBytes < 1 || c.Context.MaxTokens < 1:
+		return bad("context.max_file_bytes", "max_file_bytes and max_tokens must be positive")
+	case !oneOf(c.Agent.Provider, "", "anthropic", "openai"):
+		return bad("agent.provider", "must be \"anthropic\" or \"openai\", not %q", c.Agent.Provider)
+	case !oneOf(c.Agent.Mode, "text", "edit"):
+		return bad("agent.mode", "must be \"text\" or \"edit\", not %q", c.Agent.Mode)
+	case c.Issue.MaxIterations < 1:
+		return bad("issue.max_iterations", "must be at least 1")
+	}
+	for i, s := range c.Worktree.Setup {
+		if len(s) == 0 {
+			return bad("worktree.setup", "command %d is empty", i+1)
+		}
+	}
+	return nil
+}
+
+func oneOf(s string, options ...string) bool {
+	for _, o := range options {
+		if s == o {
+			return true
+		}
+	}
+	return false
+}
+
+var decodeErrRe = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
+
+// decodeError turns the decoder's "toml: line N (last key K): msg" into file:line: K: msg.
+func decodeError(name string, err error) error {
+	m := decodeErrRe.FindStringSubmatch(err.Error())
+	if m == nil {
+		return &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+	}
+	line, _ := strconv.Atoi(m[1])
+	return &Error{File: name, Line: line, Msg: m[2] + ": " + m[3]}
+}
+
+var tableRe = regexp.MustCompile(`^\s*\[+\s*([^\]]+?)\s*\]+\s*(#.*)?$`)
+
+// keyLine finds the line where key is set, for error messages; 0 when unsure.
+func keyLine(src string, key toml.Key) int {
+	if len(key) == 0 {
+		return 0
+	}
+	table, leaf := strings.Join(key[:len(key)-1], "."), key[len(key)-1]
+	current := ""
+	for i, line := range strings.Split(src, "\n") {
+		if m := tableRe.FindStringSubmatch(line); m != nil {
+			current = strings.ReplaceAll(m[1], " ", "")
+			if current == strings.Join(key, ".") {
+				return i + 1
+			}
+			continue
+		}
+		k, _, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		k = strings.Trim(strings.TrimSpace(k), `"'`)
+		if (current == table && k == leaf) || (current == "" && k == strings.Join(key, ".")) {
+			return i + 1
+		}
+	}
+	return 0
+}

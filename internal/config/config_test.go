@@ -1,0 +1,82 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestDefaults(t *testing.T) {
+	c, err := Parse(nil, FileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.Test.Command, " ") != "pytest -v --tb=short" || c.Test.Timeout.Duration != 300*time.Second ||
+		c.Test.MaxRetries != 3 || c.Diffgate.ChangeRatioThreshold != 0.5 || c.Diffgate.ReplacementRatio != 0.8 ||
+		c.Write.ApprovalLines != 100 || !c.Write.AllowForce || c.Patch.LargeLines != 500 || c.Patch.LargeBytes != 15000 ||
+		c.Context.MaxFileBytes != 102400 || c.Context.MaxTokens != 200000 || c.Worktree.Branch != "feat/issue-{issue}" {
+		t.Errorf("defaults differ from DESIGN §8: %+v", c)
+	}
+}
+
+func TestParseOverrides(t *testing.T) {
+	c, err := Parse([]byte(`
+[test]
+command = ["go", "test", "./..."]
+runner = "go"
+timeout = "2m"
+
+[worktree]
+setup = [["pip", "install", "-e", "."]]
+
+[diffgate]
+change_ratio_threshold = 0.7
+`), FileName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Test.Runner != "go" || c.Test.Timeout.Duration != 2*time.Minute || c.Diffgate.ChangeRatioThreshold != 0.7 ||
+		c.Diffgate.ReplacementRatio != 0.8 || len(c.Worktree.Setup) != 1 || c.Test.MaxRetries != 3 {
+		t.Errorf("%+v", c)
+	}
+}
+
+func TestParseErrorsNameFileAndLine(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+		line            int
+	}{
+		{"unknown key", "[test]\ncomand = [\"x\"]\n", `unknown key "test.comand"`, 2},
+		{"unknown table", "[tset]\ncommand = [\"x\"]\n", `unknown key "tset`, 1},
+		{"syntax", "[test]\ncommand = [\"x\"\n", "expected a comma", 2},
+		{"wrong type", "[diffgate]\nchange_ratio_threshold = \"high\"\n", "diffgate.change_ratio_threshold: incompatible types", 2},
+		{"bad duration", "[test]\ntimeout = \"soon\"\n", "invalid duration", 2},
+		{"bad runner", "\n[test]\nrunner = \"nose\"\n", "test.runner", 3},
+		{"empty command", "[test]\ncommand = []\n", "test.command", 2},
+		{"zero threshold", "[diffgate]\nchange_ratio_threshold = 0.0\n", "must be positive", 2},
+		{"bad agent mode", "[agent]\nmode = \"yolo\"\n", "agent.mode", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.src), ".git-tdd.toml")
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("err = %v, want a config error", err)
+			}
+			if ce.File != ".git-tdd.toml" || ce.Line != tt.line || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %q (line %d), want line %d and %q", err, ce.Line, tt.line, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("[test]\ncommand = [\"pytest\"]\ntimeout = \"1s\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Parse(data, FileName)
+		if err == nil && (len(c.Test.Command) == 0 || c.Test.Timeout.Duration <= 0) {
+			t.Fatalf("accepted an invalid config: %+v", c)
+		}
+	})
+}

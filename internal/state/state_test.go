@@ -1,0 +1,203 @@
+package state
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestLoadMissingIsEmpty(t *testing.T) {
+	st, err := New(t.TempDir()).Load()
+	if err != nil || st.Version != FileVersion || len(st.Approvals) != 0 {
+		t.Fatalf("%+v %v", st, err)
+	}
+}
+
+func TestUpdateRoundTrip(t *testing.T) {
+	s := New(t.TempDir())
+	ctx := context.Background()
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	a := Approval{Tree: "t1", Parent: "p1", Time: now, Message: "looks right", Flagged: []string{"a b.py", "日本.txt"}, By: "tty", Source: "review"}
+	if err := s.Update(ctx, func(st *State) error { st.AddApproval(a); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := st.FindApproval("t1", "p1")
+	if got == nil || !got.Time.Equal(now) || got.Message != a.Message || strings.Join(got.Flagged, "|") != "a b.py|日本.txt" {
+		t.Fatalf("got %+v", got)
+	}
+	if st.FindApproval("t1", "other") != nil {
+		t.Error("an approval matched another parent")
+	}
+}
+
+func TestAddApprovalReplacesAndCaps(t *testing.T) {
+	st := &State{}
+	st.AddApproval(Approval{Tree: "t", Parent: "p", Message: "one"})
+	st.AddApproval(Approval{Tree: "t", Parent: "p", Message: "two"})
+	if len(st.Approvals) != 1 || st.Approvals[0].Message != "two" {
+		t.Fatalf("%+v", st.Approvals)
+	}
+	for i := 0; i < maxApprovals+10; i++ {
+		st.AddApproval(Approval{Tree: fmt.Sprint(i), Parent: "p"})
+	}
+	if len(st.Approvals) != maxApprovals || st.FindApproval(fmt.Sprint(maxApprovals+9), "p") == nil || st.FindApproval("0", "p") != nil {
+		t.Errorf("cap kept the wrong ones: %d", len(st.Approvals))
+	}
+	if !st.RemoveApproval(fmt.Sprint(maxApprovals+9), "p") || st.RemoveApproval("nope", "p") {
+		t.Error("RemoveApproval")
+	}
+}
+
+func TestCorruptStateIsNeverReset(t *testing.T) {
+	tests := map[string]string{
+		"syntax":      "version = 1\n[[approval]\ntree = ",
+		"unknown key": "version = 1\nsurprise = true\n",
+		"newer":       "version = 99\n",
+		"no version":  "[[approval]]\ntree = \"x\"\n",
+		"no tree":     "version = 1\n[[approval]]\nparent = \"x\"\n",
+	}
+	for name, content := range tests {
+		t.Run(name, func(t *testing.T) {
+			s := New(t.TempDir())
+			os.MkdirAll(s.Dir, 0o755)
+			os.WriteFile(s.Path(), []byte(content), 0o644)
+			_, err := s.Load()
+			var ce *CorruptError
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), s.Path()) {
+				t.Fatalf("err = %v, want a CorruptError naming the file", err)
+			}
+			err = s.Update(context.Background(), func(*State) error { return nil })
+			if !errors.As(err, &ce) {
+				t.Fatalf("update over a corrupt file: %v", err)
+			}
+			if b, _ := os.ReadFile(s.Path()); string(b) != content {
+				t.Error("the corrupt file was rewritten")
+			}
+		})
+	}
+}
+
+func TestUpdateErrorWritesNothing(t *testing.T) {
+	s := New(t.TempDir())
+	ctx := context.Background()
+	s.Update(ctx, func(st *State) error { st.AddApproval(Approval{Tree: "a"}); return nil })
+	before, _ := os.ReadFile(s.Path())
+	boom := errors.New("boom")
+	if err := s.Update(ctx, func(st *State) error { st.AddApproval(Approval{Tree: "b"}); return boom }); !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(s.Path()); string(after) != string(before) {
+		t.Error("a failed update changed the file")
+	}
+}
+
+// Two commands at once never lose an update.
+func TestConcurrentUpdatesLoseNothing(t *testing.T) {
+	s := New(t.TempDir())
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	const n = 40
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			errs <- s.Update(ctx, func(st *State) error {
+				st.AddApproval(Approval{Tree: fmt.Sprint(i), Parent: "p"})
+				return nil
+			})
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := s.Load()
+	if err != nil || len(st.Approvals) != n {
+		t.Fatalf("%d approvals, want %d (%v)", len(st.Approvals), n, err)
+	}
+}
+
+func TestLockRespectsContext(t *testing.T) {
+	s := New(t.TempDir())
+	unlock, err := s.lock(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	if err := s.Update(ctx, func(*State) error { return nil }); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestAuditAppends(t *testing.T) {
+	s := New(t.TempDir())
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			s.Audit(ctx, AuditEntry{Command: "tdd write", Path: fmt.Sprintf("f%d.py", i), Before: Describe([]byte("a\n"), 1), Outcome: "written"})
+		}(i)
+	}
+	wg.Wait()
+	f, err := os.Open(s.AuditPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var e AuditEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Time.IsZero() || e.Before.SHA256 == "" {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		n++
+	}
+	if n != 20 {
+		t.Errorf("%d lines, want 20", n)
+	}
+	if filepath.Base(s.AuditPath()) != "audit.jsonl" {
+		t.Error(s.AuditPath())
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte("version = 1\n[[approval]]\ntree = \"t\"\nparent = \"p\"\ntime = 2026-11-21T12:00:00Z\nflagged = [\"a\"]\nby = \"tty\"\nsource = \"review\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := Parse(data, "state.toml")
+		if err != nil {
+			return
+		}
+		enc, err := Encode(st)
+		if err != nil {
+			t.Fatalf("parsed state does not encode: %v", err)
+		}
+		st2, err := Parse(enc, "state.toml")
+		if err != nil {
+			t.Fatalf("encoded state does not parse: %v\n%s", err, enc)
+		}
+		if len(st2.Approvals) != len(st.Approvals) {
+			t.Fatalf("round trip lost approvals")
+		}
+	})
+}
