@@ -25,10 +25,8 @@ func Path(p string) string {
 		case r == '"' || r == '\\':
 			b.WriteByte('\\')
 			b.WriteRune(r)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
+		case cEscape[r] != "":
+			b.WriteString(cEscape[r])
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\%03o`, r)
 		case unsafeRune(r):
@@ -41,6 +39,9 @@ func Path(p string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// cEscape are the escapes git's quoting uses for control characters.
+var cEscape = map[rune]string{'\a': `\a`, '\b': `\b`, '\t': `\t`, '\n': `\n`, '\v': `\v`, '\f': `\f`, '\r': `\r`}
 
 func needsQuote(p string) bool {
 	for i := 0; i < len(p); {

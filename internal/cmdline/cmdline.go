@@ -1,0 +1,120 @@
+// Package cmdline runs a command tree with the toolkit's conventions: kong parsing,
+// -h with the exit-code table, --version, and the one place where errors are
+// printed and the exit code is chosen.
+package cmdline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/term"
+	"github.com/git-tdd/git-tdd/internal/version"
+)
+
+// Globals are the flags every command has.
+type Globals struct {
+	Directory string           `short:"C" name:"directory" placeholder:"DIR" help:"Run as if started in DIR, like git -C."`
+	Color     string           `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour output: auto, always or never."`
+	Version   kong.VersionFlag `help:"Print the version and exit."`
+}
+
+// Env is what a command's Run method gets: the streams, the environment, the
+// context that a signal cancels, and the global flags.
+type Env struct {
+	Ctx    context.Context
+	Prog   string // "git-diffgate", used in diagnostics
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	*Globals
+}
+
+// Dir is the directory to run in.
+func (e *Env) Dir() string {
+	if e.Globals != nil && e.Directory != "" {
+		return e.Directory
+	}
+	return "."
+}
+
+// Stdout colours for standard output, decided once.
+func (e *Env) StdoutPalette() term.Palette {
+	return term.NewPalette(term.ColorEnabled(e.Color, e.Stdout, e.Getenv))
+}
+
+// Warn prints a warning on stderr.
+func (e *Env) Warn(format string, args ...any) { term.Warn(e.Stderr, e.Prog, format, args...) }
+
+// App describes one executable.
+type App struct {
+	Prog        string // executable name: git-diffgate
+	Usage       string // name in usage lines: git diffgate
+	Description string
+	CLI         any      // the kong struct; it must embed Globals as `embed:""`
+	Globals     *Globals // the embedded Globals inside CLI
+}
+
+type exitPanic int
+
+// Run parses args and runs the selected command. It is the only place that prints
+// an error and chooses the exit code.
+func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	env := &Env{Ctx: ctx, Prog: app.Prog, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Globals: app.Globals}
+	defer func() {
+		if r := recover(); r != nil {
+			c, ok := r.(exitPanic)
+			if !ok {
+				panic(r)
+			}
+			code = int(c)
+		}
+	}()
+	parser, err := kong.New(app.CLI,
+		kong.Name(app.Usage),
+		kong.Description(app.Description),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(c int) { panic(exitPanic(c)) }),
+		kong.Help(helpWithExitCodes),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
+		kong.Vars{"version": app.Usage + " " + version.String()},
+		kong.Bind(env),
+	)
+	if err != nil {
+		panic(err) // the command tree itself is wrong: a programming error
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		term.PrintError(stderr, app.Prog, err)
+		fmt.Fprintf(stderr, "hint: run '%s -h' for usage\n", app.Usage)
+		return exitcode.Usage
+	}
+	err = kctx.Run()
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		fmt.Fprintf(stderr, "%s: interrupted\n", app.Prog)
+		return exitcode.Interrupted
+	}
+	term.PrintError(stderr, app.Prog, err)
+	return exitcode.Of(err)
+}
+
+func helpWithExitCodes(options kong.HelpOptions, ctx *kong.Context) error {
+	if err := kong.DefaultHelpPrinter(options, ctx); err != nil {
+		return err
+	}
+	w := ctx.Stdout
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, strings.TrimSpace(exitcode.Table))
+	return nil
+}

@@ -1,0 +1,57 @@
+package cmdline
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+)
+
+// Repo opens the repository the command runs in; outside one it is exit 2.
+func (e *Env) Repo() (*gitx.Repo, error) {
+	r, err := gitx.Open(e.Ctx, e.Dir())
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Usage, err)
+	}
+	return r, nil
+}
+
+// Config reads .git-tdd.toml as committed at rev: the configuration in force is
+// the reviewed one, so an agent cannot loosen a gate by editing the file in its
+// working tree. Uncommitted changes to it are reported, not used. With rev "",
+// or before the first commit, there is nothing committed and the defaults apply.
+func (e *Env) Config(repo *gitx.Repo, rev string) (*config.Config, error) {
+	work, werr := os.ReadFile(filepath.Join(repo.Top, config.FileName))
+	if werr != nil && !errors.Is(werr, fs.ErrNotExist) {
+		return nil, exitcode.Wrap(exitcode.Usage, werr)
+	}
+	var data []byte
+	committed := false
+	if rev != "" {
+		d, ok, err := repo.FileAt(e.Ctx, rev, config.FileName)
+		if err != nil {
+			return nil, err
+		}
+		data, committed = d, ok
+	}
+	if werr == nil && (!committed || !bytes.Equal(work, data)) {
+		e.Warn("%s has changes that are not committed; they take effect once committed (using %s)", config.FileName, which(committed))
+	}
+	c, err := config.Parse(data, config.FileName)
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Usage, err)
+	}
+	return c, nil
+}
+
+func which(committed bool) string {
+	if committed {
+		return "the committed version"
+	}
+	return "the defaults"
+}

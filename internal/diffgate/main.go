@@ -1,0 +1,32 @@
+// Package diffgate is the git diffgate command: a review gate that lets a staged
+// change through only after a human approves it on a real terminal.
+package diffgate
+
+import (
+	"io"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+)
+
+// CLI is git diffgate's command tree.
+type CLI struct {
+	cmdline.Globals `embed:""`
+
+	Review ReviewCmd `cmd:"" default:"withargs" help:"Review the staged change and ask for APPROVE on the terminal (the default)."`
+	Report ReportCmd `cmd:"" help:"Print the analysis of the staged change; never prompts. Exit 1 when files are flagged."`
+	Status StatusCmd `cmd:"" help:"Show whether the staged change has an approval."`
+}
+
+const description = `The review gate for changes written by agents and hurried humans. It measures the
+staged change, flags files that were mostly rewritten, replaced or deleted, shows
+what would be lost, and lets the change through only after a human types APPROVE
+on the controlling terminal. Without a terminal, or with --auto, it fails closed.`
+
+// Main runs git diffgate and returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var cli CLI
+	return cmdline.Run(cmdline.App{
+		Prog: "git-diffgate", Usage: "git diffgate", Description: description,
+		CLI: &cli, Globals: &cli.Globals,
+	}, args, stdin, stdout, stderr)
+}

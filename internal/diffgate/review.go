@@ -1,0 +1,114 @@
+package diffgate
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/review"
+	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// ReviewCmd is the gate over the staged change.
+type ReviewCmd struct {
+	Auto    bool   `help:"Unattended run: never prompts, so the gate fails closed with exit 3 (also GIT_TDD_AUTO=1)."`
+	Message string `short:"m" placeholder:"TEXT" help:"A note kept with the approval."`
+}
+
+// ApprovePrompt is the seed's question.
+const ApprovePrompt = "Type APPROVE to continue or REJECT to abort:"
+
+var approveChoices = []term.Choice{{Word: "APPROVE"}, {Word: "REJECT"}}
+
+// Run reviews the staged change.
+func (c *ReviewCmd) Run(env *cmdline.Env) error {
+	repo, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	return gate(env, repo, "review", c.Auto || env.Getenv("GIT_TDD_AUTO") == "1", c.Message)
+}
+
+// gate analyses the staged change, shows it on the terminal and asks for APPROVE.
+// It records an approval bound to the tree and the commit it was reviewed on.
+func gate(env *cmdline.Env, repo *gitx.Repo, source string, auto bool, message string) error {
+	cfg, err := env.Config(repo, "HEAD")
+	if err != nil {
+		return err
+	}
+	t, err := review.Staged(env.Ctx, repo)
+	if err != nil {
+		return err
+	}
+	rep, err := review.Analyze(env.Ctx, repo, t, review.Rules(cfg))
+	if err != nil {
+		return err
+	}
+	if len(rep.Files) == 0 {
+		fmt.Fprintln(env.Stdout, "Nothing staged: there is no change to review.")
+		return nil
+	}
+	store := state.New(repo.CommonDir)
+	summary := &review.Printer{W: env.Stdout, P: env.StdoutPalette(), Width: term.Width(env.Stdout)}
+	if auto {
+		summary.Summary(rep)
+		review.Log(env.Ctx, store, t, rep, source, "refused", "--auto")
+		return bypass("--auto cannot approve a change; a human must")
+	}
+	tty, err := term.OpenTTY(env.Color, env.Getenv)
+	if err != nil {
+		summary.Summary(rep)
+		review.Log(env.Ctx, store, t, rep, source, "refused", "no terminal")
+		return bypass("there is no terminal to ask a human for approval")
+	}
+	defer tty.Close()
+	pr := &review.Printer{W: tty.Writer(), P: tty.Palette, Width: tty.Width()}
+	if err := review.Show(env.Ctx, repo, t, rep, pr); err != nil {
+		return err
+	}
+	fmt.Fprintln(tty.Writer())
+	answer, err := tty.Choose(env.Ctx, ApprovePrompt, approveChoices)
+	if errors.Is(err, term.ErrNoAnswer) {
+		answer, err = "REJECT", nil
+	}
+	if err != nil {
+		return err
+	}
+	if answer != "APPROVE" {
+		if err := review.Log(env.Ctx, store, t, rep, source, "rejected", ""); err != nil {
+			return err
+		}
+		return exitcode.New(exitcode.Refused, "rejected: nothing was approved").
+			WithHint("change what you need, stage it, and run git diffgate again")
+	}
+	if _, err := review.Record(env.Ctx, store, t, rep, message, source); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "Approved tree %s on %s.\nA commit of exactly this content passes the gate; staging anything else needs a new review.\n",
+		short(t.Tree), parentName(t.BaseCommit))
+	return nil
+}
+
+// bypass is the seed's refusal when no human can be asked.
+func bypass(reason string) error {
+	return exitcode.New(exitcode.HumanRequired, "%s", reason).
+		WithDetail("Diff review gate cannot be bypassed. Manual approval required.").
+		WithHint("a human must run, in a terminal:  git diffgate")
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+func parentName(commit string) string {
+	if commit == "" {
+		return "no commit yet (the first commit)"
+	}
+	return "commit " + short(commit)
+}

@@ -1,0 +1,218 @@
+package review
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// Printer shows a review on one stream.
+type Printer struct {
+	W     io.Writer
+	P     term.Palette
+	Width int
+}
+
+// maxShownLine cuts very long lines (minified files) in the diff display.
+const maxShownLine = 2000
+
+// Show prints the whole review: the stat, the banner, and for each flagged file
+// its warning, line counts and full diff.
+func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, pr *Printer) error {
+	pr.Summary(rep)
+	flagged := map[string]analysis.FileReport{}
+	for _, f := range rep.FlaggedFiles() {
+		flagged[f.Path] = f
+	}
+	if len(flagged) == 0 {
+		return nil
+	}
+	var current *gitx.Section
+	return repo.StreamPatch(ctx, t.Base, t.Tree, gitx.Visitor{Line: func(s *gitx.Section, l gitx.Line) error {
+		f, ok := flagged[s.Name()]
+		if !ok {
+			return nil
+		}
+		if s != current {
+			if current == nil || current.Name() != s.Name() { // a type change has two sections
+				fmt.Fprintln(pr.W)
+				pr.Warning(f)
+			}
+			current = s
+		}
+		pr.diffLine(l)
+		return nil
+	}})
+}
+
+// Summary prints the stat and, when files are flagged, the banner.
+func (pr *Printer) Summary(rep *analysis.Report) {
+	pr.Stat(rep)
+	fmt.Fprintln(pr.W)
+	if len(rep.Flagged) == 0 {
+		fmt.Fprintln(pr.W, pr.P.Green("No file needs special review: nothing was mostly rewritten, replaced or deleted."))
+		return
+	}
+	pr.Banner(rep)
+}
+
+// Stat prints one line a file with a bar, like git diff --stat, and a tag on the
+// files that need review.
+func (pr *Printer) Stat(rep *analysis.Report) {
+	names := make([]string, len(rep.Files))
+	nameW, maxChange := 0, int64(0)
+	for i, f := range rep.Files {
+		names[i] = displayName(f)
+		nameW = max(nameW, utf8.RuneCountInString(names[i]))
+		maxChange = max(maxChange, f.LinesAdded+f.LinesDeleted)
+	}
+	width := max(pr.Width, 40)
+	nameW = min(nameW, width/2)
+	countW := len(fmt.Sprint(maxChange))
+	barW := max(width-nameW-countW-18, 10)
+	for i, f := range rep.Files {
+		name := fitLeft(names[i], nameW)
+		pad := strings.Repeat(" ", nameW-utf8.RuneCountInString(name))
+		line := fmt.Sprintf(" %s%s | ", name, pad)
+		switch {
+		case f.Binary:
+			line += fmt.Sprintf("%*s", countW, "Bin")
+		default:
+			add, del := scaleBars(f.LinesAdded, f.LinesDeleted, maxChange, int64(barW))
+			line += fmt.Sprintf("%*d ", countW, f.LinesAdded+f.LinesDeleted) +
+				pr.P.Green(strings.Repeat("+", add)) + pr.P.Red(strings.Repeat("-", del))
+		}
+		if tag := pr.tag(f); tag != "" {
+			line += "  " + tag
+		}
+		fmt.Fprintln(pr.W, line)
+	}
+	s := rep.Summary
+	fmt.Fprintf(pr.W, " %d %s changed, %d %s(+), %d %s(-)\n", s.Files, plural(int64(s.Files), "file", "files"),
+		s.Added, plural(s.Added, "insertion", "insertions"), s.Deleted, plural(s.Deleted, "deletion", "deletions"))
+}
+
+// Banner lists the flagged files.
+func (pr *Printer) Banner(rep *analysis.Report) {
+	rule := strings.Repeat("=", min(max(pr.Width, 40), 78))
+	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
+	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted or not measurable in lines\n",
+		pr.P.Yellow("WARNING:"), len(rep.Flagged), len(rep.Files), plural(int64(len(rep.Files)), "file", "files"),
+		plural(int64(len(rep.Flagged)), "needs", "need"))
+	for _, f := range rep.FlaggedFiles() {
+		fmt.Fprintf(pr.W, "  %s\n", pr.headline(f))
+	}
+	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
+}
+
+// Warning prints a flagged file's headline and its line counts.
+func (pr *Printer) Warning(f analysis.FileReport) {
+	fmt.Fprintln(pr.W, pr.headline(f))
+	if f.Binary || f.Submodule {
+		return
+	}
+	fmt.Fprintf(pr.W, "  lines before: %d, after: %d (+%d -%d, change ratio %.2f)\n",
+		f.LinesBefore, f.LinesAfter, f.LinesAdded, f.LinesDeleted, f.ChangeRatio)
+}
+
+// headline is the seed's message for a flagged file.
+func (pr *Printer) headline(f analysis.FileReport) string {
+	p := term.Path(f.Path)
+	switch f.Reason {
+	case analysis.ReasonReplaced:
+		return fmt.Sprintf("%s %s (%d → %d lines)", pr.P.Red("REPLACED:"), p, f.LinesBefore, f.LinesAfter)
+	case analysis.ReasonDeleted:
+		return fmt.Sprintf("%s %s", pr.P.Red("DELETED:"), p)
+	case analysis.ReasonBinary:
+		return fmt.Sprintf("%s binary file %s was changed", pr.P.Yellow("WARNING:"), p)
+	case analysis.ReasonSubmodule:
+		return fmt.Sprintf("%s submodule %s now points to another commit", pr.P.Yellow("WARNING:"), p)
+	}
+	return fmt.Sprintf("%s %d%% of %s was changed", pr.P.Yellow("WARNING:"), int(math.Round(f.ChangeRatio*100)), p)
+}
+
+func (pr *Printer) tag(f analysis.FileReport) string {
+	switch f.Reason {
+	case analysis.ReasonReplaced:
+		return pr.P.Red("REPLACED")
+	case analysis.ReasonDeleted:
+		return pr.P.Red("DELETED")
+	case analysis.ReasonBinary:
+		return pr.P.Yellow("BINARY")
+	case analysis.ReasonSubmodule:
+		return pr.P.Yellow("SUBMODULE")
+	case analysis.ReasonChanged:
+		return pr.P.Yellow(fmt.Sprintf("CHANGED %d%%", int(math.Round(f.ChangeRatio*100))))
+	}
+	return ""
+}
+
+func (pr *Printer) diffLine(l gitx.Line) {
+	text := term.Line(string(l.Text), maxShownLine)
+	if l.Cut > 0 && !strings.Contains(text, " more bytes)") {
+		text += fmt.Sprintf(" … (%d more bytes)", l.Cut)
+	}
+	switch l.Kind {
+	case gitx.LineHeader:
+		fmt.Fprintln(pr.W, pr.P.Bold(text))
+	case gitx.LineHunk:
+		fmt.Fprintln(pr.W, pr.P.Cyan(text))
+	case gitx.LineDeleted:
+		fmt.Fprintln(pr.W, pr.P.Red(text))
+	case gitx.LineAdded:
+		fmt.Fprintln(pr.W, pr.P.Green(text))
+	case gitx.LineNoNewline:
+		fmt.Fprintln(pr.W, pr.P.Dim(text))
+	case gitx.LineBinary:
+		if strings.HasPrefix(text, "GIT binary patch") || strings.HasPrefix(text, "Binary files") {
+			fmt.Fprintln(pr.W, pr.P.Dim("(binary content not shown)"))
+		}
+	default:
+		fmt.Fprintln(pr.W, text)
+	}
+}
+
+func displayName(f analysis.FileReport) string {
+	if (f.Status == analysis.Renamed || f.Status == analysis.Copied) && f.OldPath != f.Path {
+		return term.Path(f.OldPath) + " => " + term.Path(f.Path)
+	}
+	return term.Path(f.Path)
+}
+
+// fitLeft keeps the end of a long name, where the file's own name is.
+func fitLeft(s string, w int) string {
+	n := utf8.RuneCountInString(s)
+	if n <= w {
+		return s
+	}
+	r := []rune(s)
+	return "..." + string(r[n-w+3:])
+}
+
+// scaleBars fits the +/- bar into width, keeping at least one mark for any change.
+func scaleBars(add, del, maxChange, width int64) (int, int) {
+	if maxChange <= width {
+		return int(add), int(del)
+	}
+	scale := func(n int64) int {
+		if n == 0 {
+			return 0
+		}
+		return int(max(n*width/maxChange, 1))
+	}
+	return scale(add), scale(del)
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,104 @@
+package review
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+func sampleReport() *analysis.Report {
+	return analysis.Build("t", "b", []analysis.Change{
+		{Path: "keep.py", OldPath: "keep.py", Status: analysis.Modified, LinesBefore: 100, Added: 2, Deleted: 1},
+		{Path: "src/state.py", OldPath: "src/state.py", Status: analysis.Modified, LinesBefore: 270, Added: 56, Deleted: 270},
+		{Path: "a.txt", OldPath: "a.txt", Status: analysis.Modified, LinesBefore: 100, Added: 30, Deleted: 57},
+		{Path: "old.py", OldPath: "old.py", Status: analysis.Deleted, LinesBefore: 10, Deleted: 10},
+		{Path: "pkg/new.py", OldPath: "pkg/old.py", Status: analysis.Renamed, LinesBefore: 40, Added: 1, Deleted: 1},
+		{Path: "logo.png", OldPath: "logo.png", Status: analysis.Modified, Binary: true},
+	}, analysis.Defaults)
+}
+
+// T090: the human-readable report shows every file, the banner and the seed's
+// messages for each flagged file.
+func TestT090ReportFormatting(t *testing.T) {
+	var buf bytes.Buffer
+	pr := &Printer{W: &buf, Width: 80}
+	rep := sampleReport()
+	pr.Summary(rep)
+	for _, f := range rep.FlaggedFiles() {
+		pr.Warning(f)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		" keep.py ", " src/state.py ", " pkg/old.py => pkg/new.py ", " logo.png ", "Bin",
+		"6 files changed, 89 insertions(+), 339 deletions(-)",
+		"WARNING: 4 of 6 files need review",
+		"REPLACED: src/state.py (270 → 56 lines)",
+		"WARNING: 87% of a.txt was changed",
+		"DELETED: old.py",
+		"WARNING: binary file logo.png was changed",
+		"lines before: 270, after: 56 (+56 -270",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Error("colour codes without a palette")
+	}
+}
+
+func TestSummaryNothingFlagged(t *testing.T) {
+	var buf bytes.Buffer
+	rep := analysis.Build("t", "b", []analysis.Change{{Path: "a", Status: analysis.Modified, LinesBefore: 10, Added: 1}}, analysis.Defaults)
+	(&Printer{W: &buf, Width: 80}).Summary(rep)
+	if !strings.Contains(buf.String(), "No file needs special review") || strings.Contains(buf.String(), "WARNING") {
+		t.Errorf("%s", buf.String())
+	}
+}
+
+func TestColourOnlyWithPalette(t *testing.T) {
+	var buf bytes.Buffer
+	(&Printer{W: &buf, P: term.NewPalette(true), Width: 80}).Summary(sampleReport())
+	if !strings.Contains(buf.String(), "\x1b[31mREPLACED") {
+		t.Errorf("no red REPLACED:\n%q", buf.String())
+	}
+}
+
+// File names and content must not be able to rewrite the screen and hide a warning.
+func TestHostileNamesAndContentAreEscaped(t *testing.T) {
+	var buf bytes.Buffer
+	evil := "x\x1b[2J\x1b[1A\rclean.py\u202e"
+	rep := analysis.Build("t", "b", []analysis.Change{{Path: evil, Status: analysis.Deleted, LinesBefore: 1, Deleted: 1}}, analysis.Defaults)
+	pr := &Printer{W: &buf, Width: 80}
+	pr.Summary(rep)
+	pr.Warning(rep.Files[0])
+	pr.diffLine(gitx.Line{Kind: gitx.LineDeleted, Text: []byte("-print('\x1b[2Jall good')\r")})
+	out := buf.String()
+	if strings.ContainsAny(out, "\x1b\r\u202e") {
+		t.Errorf("raw control characters reached the terminal: %q", out)
+	}
+	if !strings.Contains(out, `DELETED: "x\033[2J\033[1A\rclean.py\u{202e}"`) || !strings.Contains(out, "^[[2Jall good')^M") {
+		t.Errorf("escapes not shown:\n%s", out)
+	}
+}
+
+func TestScaleBars(t *testing.T) {
+	tests := []struct {
+		add, del, maxc, w int64
+		a, d              int
+	}{
+		{3, 2, 5, 10, 3, 2},
+		{100, 0, 100, 10, 10, 0},
+		{1, 999, 1000, 10, 1, 9},
+		{0, 0, 1000, 10, 0, 0},
+	}
+	for _, tt := range tests {
+		if a, d := scaleBars(tt.add, tt.del, tt.maxc, tt.w); a != tt.a || d != tt.d {
+			t.Errorf("scaleBars(%d,%d,%d,%d) = %d,%d want %d,%d", tt.add, tt.del, tt.maxc, tt.w, a, d, tt.a, tt.d)
+		}
+	}
+}

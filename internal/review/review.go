@@ -1,0 +1,152 @@
+// Package review is the diff gate's review: it measures the change between two
+// trees, shows it to a human, and records the human's approval.
+package review
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/state"
+)
+
+// Target is what a review compares.
+type Target struct {
+	Base       string // tree-ish compared against: a commit, or the empty tree
+	BaseCommit string // the commit the change is reviewed on; "" before the first commit
+	Tree       string // the tree under review
+}
+
+// Staged is the change a commit of the index would make: the tree `git write-tree`
+// writes (from GIT_INDEX_FILE in hooks) against HEAD, or the empty tree.
+func Staged(ctx context.Context, repo *gitx.Repo) (Target, error) {
+	tree, err := repo.WriteTree(ctx)
+	if err != nil {
+		return Target{}, err
+	}
+	head, ok, err := repo.Head(ctx)
+	if err != nil {
+		return Target{}, err
+	}
+	if ok {
+		return Target{Base: head, BaseCommit: head, Tree: tree}, nil
+	}
+	empty, err := repo.EmptyTree(ctx)
+	return Target{Base: empty, Tree: tree}, err
+}
+
+// Range is `git diff A...B`: B against its merge base with A. "A..B" means the
+// same here, and a missing side is HEAD.
+func Range(ctx context.Context, repo *gitx.Repo, spec string) (Target, error) {
+	a, b, ok := strings.Cut(spec, "...")
+	if !ok {
+		a, b, ok = strings.Cut(spec, "..")
+	}
+	if !ok {
+		return Target{}, fmt.Errorf("--range %q: write it as A..B", spec)
+	}
+	if a == "" {
+		a = "HEAD"
+	}
+	if b == "" {
+		b = "HEAD"
+	}
+	ca, err := repo.ResolveCommit(ctx, a)
+	if err != nil {
+		return Target{}, err
+	}
+	cb, err := repo.ResolveCommit(ctx, b)
+	if err != nil {
+		return Target{}, err
+	}
+	base, err := repo.MergeBase(ctx, ca, cb)
+	if err != nil {
+		return Target{}, err
+	}
+	tree, err := repo.TreeOf(ctx, cb)
+	return Target{Base: base, BaseCommit: base, Tree: tree}, err
+}
+
+// Rules are the thresholds a configuration sets.
+func Rules(c *config.Config) analysis.Rules {
+	return analysis.Rules{ChangeRatioThreshold: c.Diffgate.ChangeRatioThreshold, ReplacementRatio: c.Diffgate.ReplacementRatio}
+}
+
+// Analyze measures the change and applies the rules.
+func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rules) (*analysis.Report, error) {
+	diffs, err := repo.DiffTrees(ctx, t.Base, t.Tree)
+	if err != nil {
+		return nil, err
+	}
+	changes := make([]analysis.Change, len(diffs))
+	for i, d := range diffs {
+		changes[i] = Change(d)
+	}
+	return analysis.Build(t.Tree, t.Base, changes, rules), nil
+}
+
+// Change converts what git measured into the analysis' input.
+func Change(d gitx.FileDiff) analysis.Change {
+	c := analysis.Change{
+		Path: d.Path, OldPath: d.Path, Binary: d.Binary,
+		Submodule:   d.OldMode == gitx.ModeGitlink || d.NewMode == gitx.ModeGitlink,
+		ModeChanged: d.OldMode != 0 && d.NewMode != 0 && d.OldMode != d.NewMode,
+		LinesBefore: d.LinesBefore, Added: d.Added, Deleted: d.Deleted,
+	}
+	switch d.Status {
+	case 'A':
+		c.Status, c.OldPath = analysis.Added, ""
+	case 'D':
+		c.Status = analysis.Deleted
+	case 'R':
+		c.Status, c.OldPath = analysis.Renamed, d.OldPath
+	case 'C':
+		c.Status, c.OldPath = analysis.Copied, d.OldPath
+	case 'T':
+		c.Status = analysis.TypeChanged
+	default:
+		c.Status = analysis.Modified
+	}
+	return c
+}
+
+// Record stores a human's approval of the target, bound to its tree and the commit
+// it was reviewed on.
+func Record(ctx context.Context, store *state.Store, t Target, rep *analysis.Report, message, source string) (state.Approval, error) {
+	a := state.Approval{
+		Tree: t.Tree, Parent: t.BaseCommit, Time: time.Now().UTC().Truncate(time.Second),
+		Message: message, Flagged: append([]string{}, rep.Flagged...), By: "tty", Source: source,
+	}
+	err := store.Update(ctx, func(st *state.State) error {
+		st.AddApproval(a)
+		return nil
+	})
+	if err != nil {
+		return a, err
+	}
+	return a, store.Audit(ctx, state.AuditEntry{
+		Command: "diffgate " + source, Tree: t.Tree, Parent: t.BaseCommit, Flagged: cleanAll(rep.Flagged),
+		ApprovedBy: "tty", Outcome: "approved", Detail: state.CleanPath(message),
+	})
+}
+
+// Log records an outcome that approved nothing: "rejected" by a human, or
+// "refused" when no human could be asked.
+func Log(ctx context.Context, store *state.Store, t Target, rep *analysis.Report, source, outcome, detail string) error {
+	return store.Audit(ctx, state.AuditEntry{
+		Command: "diffgate " + source, Tree: t.Tree, Parent: t.BaseCommit, Flagged: cleanAll(rep.Flagged),
+		Outcome: outcome, Detail: detail,
+	})
+}
+
+func cleanAll(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = state.CleanPath(p)
+	}
+	return out
+}
