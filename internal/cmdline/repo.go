@@ -10,6 +10,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/state"
 )
 
 // Repo opens the repository the command runs in; outside one it is exit 2.
@@ -54,4 +55,16 @@ func which(committed bool) string {
 		return "the committed version"
 	}
 	return "the defaults"
+}
+
+// State loads the repository's state; a corrupt file is exit 2 with what to do,
+// and is never reset behind the user's back.
+func (e *Env) State(repo *gitx.Repo) (*state.Store, *state.State, error) {
+	store := state.New(repo.CommonDir)
+	st, err := store.Load()
+	if err != nil {
+		return nil, nil, exitcode.With(exitcode.Usage, err).
+			WithHint("inspect or repair it, or move it aside (mv %s %s.bak) to start afresh; approvals and workflows in it are then forgotten", store.Path(), store.Path())
+	}
+	return store, st, nil
 }

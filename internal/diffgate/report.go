@@ -1,7 +1,6 @@
 package diffgate
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
@@ -22,17 +21,14 @@ func (c *ReportCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := env.Config(repo, "HEAD")
+	t, cfg, err := staged(env, repo)
 	if err != nil {
 		return err
 	}
-	t, err := review.Staged(env.Ctx, repo)
 	if c.Range != "" {
-		t, err = review.Range(env.Ctx, repo, c.Range)
-		err = exitcode.Wrap(exitcode.Usage, err)
-	}
-	if err != nil {
-		return err
+		if t, err = review.Range(env.Ctx, repo, c.Range); err != nil {
+			return exitcode.Wrap(exitcode.Usage, err)
+		}
 	}
 	rep, err := review.Analyze(env.Ctx, repo, t, review.Rules(cfg))
 	if err != nil {
@@ -40,9 +36,7 @@ func (c *ReportCmd) Run(env *cmdline.Env) error {
 	}
 	switch {
 	case c.JSON:
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := rep.WriteJSON(env.Stdout); err != nil {
 			return err
 		}
 	case len(rep.Files) == 0:

@@ -5,10 +5,10 @@ import (
 	"fmt"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/review"
-	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
 
@@ -35,11 +35,7 @@ func (c *ReviewCmd) Run(env *cmdline.Env) error {
 // gate analyses the staged change, shows it on the terminal and asks for APPROVE.
 // It records an approval bound to the tree and the commit it was reviewed on.
 func gate(env *cmdline.Env, repo *gitx.Repo, source string, auto bool, message string) error {
-	cfg, err := env.Config(repo, "HEAD")
-	if err != nil {
-		return err
-	}
-	t, err := review.Staged(env.Ctx, repo)
+	t, cfg, err := staged(env, repo)
 	if err != nil {
 		return err
 	}
@@ -51,7 +47,10 @@ func gate(env *cmdline.Env, repo *gitx.Repo, source string, auto bool, message s
 		fmt.Fprintln(env.Stdout, "Nothing staged: there is no change to review.")
 		return nil
 	}
-	store := state.New(repo.CommonDir)
+	store, _, err := env.State(repo) // a corrupt state file fails before a human spends time
+	if err != nil {
+		return err
+	}
 	summary := &review.Printer{W: env.Stdout, P: env.StdoutPalette(), Width: term.Width(env.Stdout)}
 	if auto {
 		summary.Summary(rep)
@@ -90,6 +89,24 @@ func gate(env *cmdline.Env, repo *gitx.Repo, source string, auto bool, message s
 	fmt.Fprintf(env.Stdout, "Approved tree %s on %s.\nA commit of exactly this content passes the gate; staging anything else needs a new review.\n",
 		short(t.Tree), parentName(t.BaseCommit))
 	return nil
+}
+
+// staged finds the staged change while the configuration is read: both are on
+// the path of every commit.
+func staged(env *cmdline.Env, repo *gitx.Repo) (review.Target, *config.Config, error) {
+	var cfg *config.Config
+	var cerr error
+	done := make(chan struct{})
+	go func() {
+		cfg, cerr = env.Config(repo, "HEAD")
+		close(done)
+	}()
+	t, err := review.Staged(env.Ctx, repo)
+	<-done
+	if cerr != nil {
+		return t, nil, cerr
+	}
+	return t, cfg, err
 }
 
 // bypass is the seed's refusal when no human can be asked.

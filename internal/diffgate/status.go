@@ -7,7 +7,6 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/review"
-	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
 
@@ -24,7 +23,7 @@ func (c *StatusCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	st, err := state.New(repo.CommonDir).Load()
+	_, st, err := env.State(repo)
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,9 @@ func Wrap(code int, err error) error {
 	return &Error{Code: code, Err: err}
 }
 
+// With gives a non-nil err an exit code, to add a hint or detail to.
+func With(code int, err error) *Error { return &Error{Code: code, Err: err} }
+
 // Silent ends the process with code without printing anything more.
 func Silent(code int) *Error { return &Error{Code: code} }
 

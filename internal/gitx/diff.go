@@ -1,10 +1,12 @@
 package gitx
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // FileDiff is one changed file between two trees: its exact paths, modes and ids
@@ -18,59 +20,83 @@ type FileDiff struct {
 }
 
 // diffOptions make diff-tree's output independent of the user's configuration:
-// no colour, no external diff or textconv, fixed prefixes, full ids, three lines
-// of context, whole-tree paths, and the same rename and copy detection for the
-// listing and the patch so that the two pair up one to one.
+// whole-tree paths, and the same rename and copy detection for the listing and
+// the patch so that the two pair up one to one.
 var diffOptions = []string{"-r", "-M", "-C", "--no-relative"}
 
+// patchOptions: no colour, no external diff or textconv, fixed prefixes, full ids.
 var patchOptions = []string{
 	"-p", "--full-index", "--binary", "--no-color", "--no-ext-diff", "--no-textconv",
-	"--src-prefix=a/", "--dst-prefix=b/", "--unified=3",
+	"--src-prefix=a/", "--dst-prefix=b/",
 }
 
-// RawDiff lists what changed between two trees, with exact (-z) paths.
-func (r *Repo) RawDiff(ctx context.Context, base, tree string) ([]RawEntry, error) {
-	args := append([]string{"diff-tree", "-z", "--raw", "--no-abbrev"}, diffOptions...)
-	out, err := r.output(ctx, append(args, base, tree)...)
-	if err != nil {
-		return nil, err
-	}
-	return ParseRaw(out)
-}
+// wholeFile is the context that makes each text file's patch one hunk whose
+// header carries the old and new line counts: git reads both blobs to diff them
+// anyway, so counting needs no second read of the old ones.
+const wholeFile = "--unified=2147483647"
 
-// DiffTrees compares two trees. The parsed patch must account for every file of
-// the raw listing: a mismatch is an error, never "no changes".
+// DiffTrees compares two trees with one diff-tree that writes the exact (-z)
+// listing of changed files and then their patch. The parsed patch must account
+// for every file of the listing: a mismatch is an error, never "no changes".
 func (r *Repo) DiffTrees(ctx context.Context, base, tree string) ([]FileDiff, error) {
-	raw, err := r.RawDiff(ctx, base, tree)
-	if err != nil || len(raw) == 0 {
-		return nil, err
-	}
-	diffs := make([]FileDiff, len(raw))
-	for i := range raw {
-		diffs[i].RawEntry = raw[i]
-	}
-	counter, err := r.startLineCounter(ctx, func(i int, n int64) { diffs[i].LinesBefore = n })
+	args := append([]string{"diff-tree", "-z", "--raw", "--no-abbrev"}, diffOptions...)
+	args = append(append(args, patchOptions...), wholeFile, base, tree)
+	var p pairing
+	err := r.stream(ctx, args, func(out *bufio.Reader) error {
+		raw, err := readRaw(out)
+		if err != nil {
+			return err
+		}
+		p.diffs = make([]FileDiff, len(raw))
+		for i := range raw {
+			p.diffs[i].RawEntry = raw[i]
+		}
+		return ScanPatch(out, Visitor{Done: p.section})
+	})
 	if err != nil {
 		return nil, err
 	}
-	p := &pairing{diffs: diffs, counter: counter}
-	err = r.StreamPatch(ctx, base, tree, Visitor{Done: p.section})
-	if err == nil {
-		err = p.complete()
-	}
-	if cerr := counter.finish(err != nil); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := p.complete(); err != nil {
 		return nil, err
 	}
-	return diffs, nil
+	return p.diffs, r.countUnhunked(ctx, &p)
 }
 
-// StreamPatch runs diff-tree -p between two trees and scans its output.
+// countUnhunked reads the old line counts the patch did not show: unchanged
+// content (a pure rename or copy, a mode change), or a hunk that does not
+// provably cover the whole file.
+func (r *Repo) countUnhunked(ctx context.Context, p *pairing) error {
+	if len(p.unhunked) == 0 {
+		return nil
+	}
+	oids := make([]string, len(p.unhunked))
+	for i, idx := range p.unhunked {
+		oids[i] = p.diffs[idx].OldOID
+	}
+	counts, err := r.BlobLines(ctx, oids)
+	if err != nil {
+		return err
+	}
+	for i, idx := range p.unhunked {
+		p.diffs[idx].LinesBefore = counts[i]
+	}
+	return nil
+}
+
+// StreamPatch runs diff-tree -p between two trees with three lines of context,
+// as people read it, and scans its output.
 func (r *Repo) StreamPatch(ctx context.Context, base, tree string, v Visitor) error {
+	return r.scanPatch(ctx, base, tree, "--unified=3", v)
+}
+
+func (r *Repo) scanPatch(ctx context.Context, base, tree, context string, v Visitor) error {
 	args := append(append([]string{"diff-tree"}, diffOptions...), patchOptions...)
-	args = append(args, base, tree)
+	args = append(args, context, base, tree)
+	return r.stream(ctx, args, func(out *bufio.Reader) error { return ScanPatch(out, v) })
+}
+
+// stream runs git and hands its standard output to read as it is written.
+func (r *Repo) stream(ctx context.Context, args []string, read func(*bufio.Reader) error) error {
 	cmd, err := r.command(ctx, args...)
 	if err != nil {
 		return err
@@ -81,24 +107,25 @@ func (r *Repo) StreamPatch(ctx context.Context, base, tree string, v Visitor) er
 	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	defer trace(time.Now(), args)
 	if err := cmd.Start(); err != nil {
 		return err
 	}
-	serr := ScanPatch(out, v)
-	if serr != nil {
+	growPipe(out)
+	rerr := read(bufio.NewReaderSize(out, MaxLine))
+	if rerr != nil {
 		io.Copy(io.Discard, out) // let git finish writing before we wait for it
 	}
-	werr := cmd.Wait()
-	if werr != nil {
+	if werr := cmd.Wait(); werr != nil {
 		return commandError(ctx, args, werr, stderr.String())
 	}
-	return serr
+	return rerr
 }
 
 // pairing matches patch sections to raw entries, which git writes in one order.
 type pairing struct {
 	diffs    []FileDiff
-	counter  *lineCounter
+	unhunked []int // text entries whose old line count the patch did not show
 	next     int
 	typeHalf bool // the deletion half of a type change was seen; its creation follows
 }
@@ -124,14 +151,13 @@ func (p *pairing) section(s *Section) error {
 	p.next++
 	d.Binary, d.Added, d.Deleted = s.Binary, s.Added, s.Deleted
 	switch d.Status {
-	case 'D':
+	case 'D', 'T':
 		d.LinesBefore = s.Deleted
-	case 'T':
-		d.LinesBefore = s.Deleted
-		p.typeHalf = s.File.IsDelete
+		p.typeHalf = d.Status == 'T' && s.File.IsDelete
 	case 'M', 'R', 'C':
-		if !s.Binary && IsBlobMode(d.OldMode) {
-			return p.counter.add(p.next-1, d.OldOID)
+		d.LinesBefore = s.OldLines
+		if !s.WholeOld() && !s.Binary && IsBlobMode(d.OldMode) {
+			p.unhunked = append(p.unhunked, p.next-1)
 		}
 	}
 	return nil

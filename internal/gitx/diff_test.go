@@ -230,6 +230,7 @@ func TestDiffTreesEdgeCases(t *testing.T) {
 		r.write("mode.sh", "echo\n")
 		r.write("link", "target\n")
 		r.write("logo.bin", "\x00\x01\x02binary")
+		r.write("same.txt", lines(9, "s"))
 		r.commitAll("init")
 		r.git("update-index", "--add", "--cacheinfo", "160000,"+oidA+",sub")
 		r.git("commit", "-q", "-m", "sub")
@@ -240,6 +241,7 @@ func TestDiffTreesEdgeCases(t *testing.T) {
 		os.Symlink("mode.sh", filepath.Join(r.dir, "link"))
 		r.write("logo.bin", "\x00\x03\x04binary!")
 		r.git("add", "pkg", "link", "logo.bin")
+		r.git("mv", "same.txt", "moved.txt")
 		r.git("update-index", "--cacheinfo", "160000,"+oidB+",sub")
 		got := r.staged(r.dir)
 		if d := got["pkg/new.py"]; d.Status != 'R' || d.OldPath != "pkg/old.py" || d.LinesBefore != 40 || d.Added != 1 || d.Deleted != 1 {
@@ -257,7 +259,10 @@ func TestDiffTreesEdgeCases(t *testing.T) {
 		if d := got["sub"]; d.OldMode != ModeGitlink || d.Status != 'M' {
 			t.Errorf("submodule %+v", d)
 		}
-		if len(got) != 5 {
+		if d := got["moved.txt"]; d.Status != 'R' || d.Score != 100 || d.LinesBefore != 9 || d.Added+d.Deleted != 0 {
+			t.Errorf("pure rename (counted by cat-file) %+v", d)
+		}
+		if len(got) != 6 {
 			t.Errorf("got %q", keys(got))
 		}
 	})

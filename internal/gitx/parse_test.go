@@ -188,6 +188,10 @@ func TestT010ScanPatch(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	if !(&Section{Hunks: 1, OldStart: 1}).WholeOld() || (&Section{Hunks: 2, OldStart: 1}).WholeOld() ||
+		(&Section{Hunks: 1, OldStart: 6}).WholeOld() || !(&Section{Hunks: 1}).WholeOld() {
+		t.Error("WholeOld: only one hunk from line 1 (or an empty old file) covers the whole file")
+	}
 	if kinds[0] != LineHeader || !containsKind(kinds, LineNoNewline) || !containsKind(kinds, LineBinary) {
 		t.Errorf("line kinds %v", kinds)
 	}

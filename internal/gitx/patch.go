@@ -15,10 +15,19 @@ import (
 // modes, renames, object ids); its hunks are counted as they stream past and never
 // held, so a patch of any size is read in bounded memory.
 type Section struct {
-	File    *gitdiff.File
-	Binary  bool
-	Added   int64
-	Deleted int64
+	File     *gitdiff.File
+	Binary   bool
+	Added    int64
+	Deleted  int64
+	Hunks    int
+	OldStart int64 // the first hunk's old start line
+	OldLines int64 // the old side's lines over all hunks
+}
+
+// WholeOld reports whether the section's one hunk covers the whole old file, so
+// that OldLines is the old file's line count.
+func (s *Section) WholeOld() bool {
+	return s.Hunks == 1 && (s.OldStart == 1 || (s.OldStart == 0 && s.OldLines == 0))
 }
 
 // Name is the section's path: the new name, or the old one for a deletion.
@@ -67,11 +76,12 @@ type Visitor struct {
 func ScanPatch(r io.Reader, v Visitor) error {
 	lr := &lineReader{br: bufio.NewReaderSize(r, MaxLine)}
 	lr.advance()
+	var hdr header
 	for lr.ok {
 		if !bytes.HasPrefix(lr.line, []byte("diff --git ")) {
 			return fmt.Errorf("patch: expected a file header, got %q", clip(lr.line))
 		}
-		s, err := scanSection(lr, v)
+		s, err := scanSection(lr, &hdr, v)
 		if err != nil {
 			return err
 		}
@@ -84,9 +94,22 @@ func ScanPatch(r io.Reader, v Visitor) error {
 	return lr.err
 }
 
-func scanSection(lr *lineReader, v Visitor) (*Section, error) {
-	var hdr bytes.Buffer
-	var lines [][]byte
+// header collects a section's header lines; it is reused from section to section.
+type header struct {
+	buf  []byte
+	ends []int // where each line ends in buf
+}
+
+func (h *header) line(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = h.ends[i-1] + 1
+	}
+	return h.buf[start:h.ends[i]]
+}
+
+func scanSection(lr *lineReader, hdr *header, v Visitor) (*Section, error) {
+	hdr.buf, hdr.ends = hdr.buf[:0], hdr.ends[:0]
 	for first := true; lr.ok; first = false {
 		if !first && isSectionBoundary(lr.line) {
 			break
@@ -94,20 +117,20 @@ func scanSection(lr *lineReader, v Visitor) (*Section, error) {
 		if lr.cut > 0 {
 			return nil, fmt.Errorf("patch: header line longer than %d bytes", MaxLine)
 		}
-		lines = append(lines, append([]byte(nil), lr.line...))
-		hdr.Write(lr.line)
-		hdr.WriteByte('\n')
+		hdr.buf = append(hdr.buf, lr.line...)
+		hdr.ends = append(hdr.ends, len(hdr.buf))
+		hdr.buf = append(hdr.buf, '\n')
 		lr.advance()
 	}
 	if lr.err != nil {
 		return nil, lr.err
 	}
-	files, _, err := gitdiff.Parse(&hdr)
+	files, _, err := gitdiff.Parse(bytes.NewBuffer(hdr.buf)) // a Buffer: go-gitdiff reads it without a bufio copy
 	if err != nil {
 		return nil, fmt.Errorf("patch: %w", err)
 	}
 	if len(files) != 1 {
-		return nil, fmt.Errorf("patch: a file header parsed as %d files: %q", len(files), clip(lines[0]))
+		return nil, fmt.Errorf("patch: a file header parsed as %d files: %q", len(files), clip(hdr.line(0)))
 	}
 	s := &Section{File: files[0]}
 	emit := func(k LineKind, text []byte, cut int64) error {
@@ -116,8 +139,8 @@ func scanSection(lr *lineReader, v Visitor) (*Section, error) {
 		}
 		return v.Line(s, Line{Kind: k, Text: text, Cut: cut})
 	}
-	for _, l := range lines {
-		if err := emit(LineHeader, l, 0); err != nil {
+	for i := range hdr.ends {
+		if err := emit(LineHeader, hdr.line(i), 0); err != nil {
 			return nil, err
 		}
 	}
@@ -152,10 +175,15 @@ func isSectionBoundary(l []byte) bool {
 }
 
 func scanHunk(lr *lineReader, s *Section, emit func(LineKind, []byte, int64) error) error {
-	_, oldLeft, _, newLeft, ok := ParseHunkHeader(lr.line)
+	oldStart, oldLeft, _, newLeft, ok := ParseHunkHeader(lr.line)
 	if !ok {
 		return fmt.Errorf("patch: %s: malformed hunk header %q", s.Name(), clip(lr.line))
 	}
+	if s.Hunks == 0 {
+		s.OldStart = oldStart
+	}
+	s.Hunks++
+	s.OldLines += oldLeft
 	if err := emit(LineHunk, lr.line, lr.cut); err != nil {
 		return err
 	}

@@ -1,8 +1,10 @@
 package gitx
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 )
 
@@ -29,11 +31,27 @@ func IsBlobMode(m uint32) bool { return m == ModeRegular || m == ModeExec || m =
 
 // ParseRaw parses the output of `git diff-tree -r -z --raw --no-abbrev`.
 func ParseRaw(b []byte) ([]RawEntry, error) {
+	return readRaw(bufio.NewReader(bytes.NewReader(b)))
+}
+
+// readRaw reads -z raw records up to the end of the input, or up to the empty
+// record that separates them from a patch when -p is given too.
+func readRaw(br *bufio.Reader) ([]RawEntry, error) {
 	var out []RawEntry
-	for len(b) > 0 {
-		meta, rest, ok := bytes.Cut(b, []byte{0})
-		if !ok {
-			return nil, fmt.Errorf("raw diff: record without a path: %q", clip(b))
+	for {
+		meta, err := br.ReadBytes(0)
+		if err == io.EOF && len(meta) == 0 {
+			return out, nil
+		}
+		if err == io.EOF {
+			return nil, fmt.Errorf("raw diff: record without a path: %q", clip(meta))
+		}
+		if err != nil {
+			return nil, err
+		}
+		meta = meta[:len(meta)-1]
+		if len(meta) == 0 {
+			return out, nil // the separator before the patch
 		}
 		e, err := parseRawMeta(meta)
 		if err != nil {
@@ -43,20 +61,17 @@ func ParseRaw(b []byte) ([]RawEntry, error) {
 		if e.Status == 'R' || e.Status == 'C' {
 			npaths = 2
 		}
-		var paths []string
+		var paths [2]string
 		for i := 0; i < npaths; i++ {
-			p, r, ok := bytes.Cut(rest, []byte{0})
-			if !ok || len(p) == 0 {
+			p, err := br.ReadBytes(0)
+			if err != nil || len(p) <= 1 {
 				return nil, fmt.Errorf("raw diff: record %q lacks a path", meta)
 			}
-			paths = append(paths, string(p))
-			rest = r
+			paths[i] = string(p[:len(p)-1])
 		}
-		e.Path, e.OldPath = paths[len(paths)-1], paths[0]
+		e.OldPath, e.Path = paths[0], paths[npaths-1]
 		out = append(out, e)
-		b = rest
 	}
-	return out, nil
 }
 
 // parseRawMeta parses ":100644 100644 <oid> <oid> M" (status with an optional score).

@@ -11,8 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // ErrNotRepository means the directory is not inside a git working tree.
@@ -49,6 +51,10 @@ func (e *CommandError) Error() string {
 // pathEnv are the variables git may set (in hooks, or for `git --git-dir`) that hold
 // paths; they are made absolute so that git runs the same from any directory.
 var pathEnv = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"}
+
+// droppedEnv are variables that change diff output behind the flags we pass
+// (GIT_DIFF_OPTS overrides --unified); git runs without them.
+var droppedEnv = []string{"GIT_DIFF_OPTS", "GIT_EXTERNAL_DIFF"}
 
 var gitPath = sync.OnceValues(func() (string, error) { return exec.LookPath("git") })
 
@@ -89,6 +95,8 @@ func splitRevParse(out []byte, n int) ([]string, bool) {
 	return fields, len(fields) == n
 }
 
+// absoluteEnv prepares git's environment: path variables made absolute, and the
+// variables that would override our output flags dropped.
 func absoluteEnv(env []string) []string {
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -97,6 +105,9 @@ func absoluteEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		k, v, _ := strings.Cut(kv, "=")
+		if slices.Contains(droppedEnv, k) {
+			continue
+		}
 		for _, p := range pathEnv {
 			if k == p && v != "" && !filepath.IsAbs(v) {
 				kv = k + "=" + filepath.Join(cwd, v)
@@ -119,6 +130,19 @@ func (r *Repo) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	return cmd, nil
 }
 
+// traceOn is GIT_TDD_TRACE: every git call is logged on stderr with its duration.
+var traceOn = os.Getenv("GIT_TDD_TRACE") != ""
+
+var processStart = time.Now()
+
+// trace logs a finished git call when GIT_TDD_TRACE is set.
+func trace(start time.Time, args []string) {
+	if traceOn {
+		fmt.Fprintf(os.Stderr, "git-tdd trace: +%6.1fms %6.1fms git %s\n",
+			float64(start.Sub(processStart).Microseconds())/1000, float64(time.Since(start).Microseconds())/1000, strings.Join(args, " "))
+	}
+}
+
 // output runs git and returns its standard output.
 func (r *Repo) output(ctx context.Context, args ...string) ([]byte, error) {
 	return r.outputIn(ctx, nil, args...)
@@ -135,6 +159,7 @@ func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]by
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
+	defer trace(time.Now(), args)
 	if err := cmd.Run(); err != nil {
 		return nil, commandError(ctx, args, err, stderr.String())
 	}

@@ -155,9 +155,13 @@ func (pr *Printer) tag(f analysis.FileReport) string {
 }
 
 func (pr *Printer) diffLine(l gitx.Line) {
-	text := term.Line(string(l.Text), maxShownLine)
-	if l.Cut > 0 && !strings.Contains(text, " more bytes)") {
-		text += fmt.Sprintf(" … (%d more bytes)", l.Cut)
+	raw, more := string(l.Text), l.Cut
+	if i := runeOffset(raw, maxShownLine); i < len(raw) {
+		raw, more = raw[:i], more+int64(len(raw)-i)
+	}
+	text := term.Line(raw, 0)
+	if more > 0 {
+		text += fmt.Sprintf(" … (%d more bytes)", more)
 	}
 	switch l.Kind {
 	case gitx.LineHeader:
@@ -177,6 +181,17 @@ func (pr *Printer) diffLine(l gitx.Line) {
 	default:
 		fmt.Fprintln(pr.W, text)
 	}
+}
+
+// runeOffset is the byte offset of the n-th rune of s, or len(s).
+func runeOffset(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 func displayName(f analysis.FileReport) string {

@@ -24,11 +24,18 @@ type Target struct {
 // Staged is the change a commit of the index would make: the tree `git write-tree`
 // writes (from GIT_INDEX_FILE in hooks) against HEAD, or the empty tree.
 func Staged(ctx context.Context, repo *gitx.Repo) (Target, error) {
-	tree, err := repo.WriteTree(ctx)
-	if err != nil {
-		return Target{}, err
-	}
+	var tree string
+	var werr error
+	done := make(chan struct{})
+	go func() { // two git processes at once: both are on the hook's hot path
+		tree, werr = repo.WriteTree(ctx)
+		close(done)
+	}()
 	head, ok, err := repo.Head(ctx)
+	<-done
+	if werr != nil {
+		return Target{}, werr
+	}
 	if err != nil {
 		return Target{}, err
 	}

@@ -1,0 +1,32 @@
+# git-tdd toolkit: git diffgate and git tdd.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS := -X github.com/git-tdd/git-tdd/internal/version.Version=$(VERSION)
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: all build install test race lint bench clean
+
+all: build
+
+build:
+	go build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/git-diffgate ./cmd/git-tdd
+
+install:
+	./install.sh
+
+test:
+	go test ./...
+
+race:
+	go test -race ./...
+
+lint:
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: the files above need formatting"; exit 1; }
+	go vet ./...
+	go run $(STATICCHECK) ./...
+
+# Budgets of DESIGN §9, measured as ratios against git in the same run.
+bench: build
+	go run ./bench -bin bin
+
+clean:
+	rm -rf bin

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package gitx
+
+import "io"
+
+func growPipe(io.Reader) {}

@@ -1,0 +1,145 @@
+package gittdd_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/git-tdd/git-tdd/internal/diffgate"
+	"github.com/git-tdd/git-tdd/internal/tdd"
+	"github.com/git-tdd/git-tdd/internal/ttydriver"
+)
+
+// commands are the executables scripts run: the toolkit itself, built into the test
+// binary, and ttyrun, which answers prompts on a real pseudo-terminal.
+var commands = map[string]func(){
+	"git-diffgate": func() { os.Exit(diffgate.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	"git-tdd":      func() { os.Exit(tdd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	"ttyrun":       func() { os.Exit(ttydriver.Main()) },
+}
+
+func TestMain(m *testing.M) {
+	if commands[filepath.Base(os.Args[0])] == nil {
+		// Whatever the tests start has no controlling terminal, even when go test
+		// runs in one: "no terminal" means none, and only ttyrun provides one.
+		syscall.Setsid()
+	}
+	testscript.Main(m, commands)
+}
+
+// TestScripts runs testdata/script/*.txtar: real git in throw-away repositories
+// with an isolated configuration.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		Setup:               setupGit,
+		RequireExplicitExec: true,
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"exits":         cmdExits,
+			"lines":         cmdLines,
+			"hostile-files": cmdHostileFiles,
+			"bigline":       cmdBigLine,
+		},
+		Condition: func(cond string) (bool, error) {
+			_, err := exec.LookPath(cond)
+			return err == nil, nil
+		},
+	})
+}
+
+func setupGit(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, ".home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	gitconfig := "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		return err
+	}
+	for k, v := range map[string]string{
+		"HOME": home, "GIT_CONFIG_NOSYSTEM": "1", "XDG_CONFIG_HOME": filepath.Join(home, ".config"),
+		"GIT_AUTHOR_NAME": "Script Tester", "GIT_AUTHOR_EMAIL": "script@example.com",
+		"GIT_COMMITTER_NAME": "Script Tester", "GIT_COMMITTER_EMAIL": "script@example.com",
+		"TERM": "xterm", "LC_ALL": "C.UTF-8",
+	} {
+		env.Setenv(k, v)
+	}
+	return nil
+}
+
+// exits CODE PROGRAM [ARG...] runs a program and checks its exact exit code.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE PROGRAM [ARG...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", strings.Join(args[1:], " "), got, want)
+	}
+}
+
+// lines N PREFIX FILE writes "PREFIX 1\n" … "PREFIX N\n" to FILE.
+func cmdLines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: lines N PREFIX FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%s %d\n", args[1], i)
+	}
+	path := ts.MkAbs(args[2])
+	ts.Check(os.MkdirAll(filepath.Dir(path), 0o755))
+	ts.Check(os.WriteFile(path, []byte(b.String()), 0o644))
+}
+
+// hostileNames are file names that break naive tools.
+var hostileNames = []string{
+	"test; rm -rf.py", "$(touch pwned).txt", "`touch pwned2`.md", "-rf.txt", "--help",
+	"sp ace's \"q\".txt", "new\nline.txt", "tab\there.txt", "caf\xe9.txt", "日本語.txt",
+	"esc\x1b[2Jclear.txt",
+}
+
+// hostile-files DIR N writes N numbered lines into each hostile name under DIR.
+func cmdHostileFiles(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: hostile-files DIR N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	for _, name := range hostileNames {
+		ts.Check(os.WriteFile(filepath.Join(ts.MkAbs(args[0]), name), []byte(b.String()), 0o644))
+	}
+}
+
+// bigline SIZE CHAR FILE writes one line of SIZE bytes.
+func cmdBigLine(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: bigline SIZE CHAR FILE")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(strings.Repeat(args[1], n)+"\n"), 0o644))
+}
