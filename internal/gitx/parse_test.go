@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -304,4 +305,27 @@ func containsKind(ks []LineKind, k LineKind) bool {
 		}
 	}
 	return false
+}
+
+// BenchmarkScanPatch scans a synthetic patch of 5,000 small files.
+func BenchmarkScanPatch(b *testing.B) {
+	var buf bytes.Buffer
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&buf, "diff --git a/pkg/f%d.py b/pkg/f%d.py\nindex %s..%s 100644\n--- a/pkg/f%d.py\n+++ b/pkg/f%d.py\n@@ -1,20 +1,20 @@\n", i, i, oidA, oidB, i, i)
+		for j := 0; j < 20; j++ {
+			if j%5 == 0 {
+				fmt.Fprintf(&buf, "-    return x * %d\n+    return x * %d + 1\n", j, j)
+			} else {
+				fmt.Fprintf(&buf, " line %d of the file\n", j)
+			}
+		}
+	}
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := ScanPatch(bytes.NewReader(data), Visitor{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
