@@ -47,6 +47,7 @@ func TestScripts(t *testing.T) {
 			"lines":         cmdLines,
 			"hostile-files": cmdHostileFiles,
 			"bigline":       cmdBigLine,
+			"capture":       cmdCapture,
 		},
 		Condition: func(cond string) (bool, error) {
 			_, err := exec.LookPath(cond)
@@ -142,4 +143,15 @@ func cmdBigLine(ts *testscript.TestScript, neg bool, args []string) {
 	n, err := strconv.Atoi(args[0])
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), []byte(strings.Repeat(args[1], n)+"\n"), 0o644))
+}
+
+// capture VAR PROGRAM [ARG...] runs a program and sets VAR to its trimmed stdout.
+func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: capture VAR PROGRAM [ARG...]")
+	}
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		ts.Fatalf("%s: %v", strings.Join(args[1:], " "), err)
+	}
+	ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
 }

@@ -16,6 +16,8 @@ import (
 type ReviewCmd struct {
 	Auto    bool   `help:"Unattended run: never prompts, so the gate fails closed with exit 3 (also GIT_TDD_AUTO=1)."`
 	Message string `short:"m" placeholder:"TEXT" help:"A note kept with the approval."`
+	Branch  string `placeholder:"BRANCH" help:"Instead of the staged change, review moving BRANCH to the commit --to names (the way through --strict after a rebase or cherry-pick)."`
+	To      string `placeholder:"REV" help:"With --branch: the commit the branch is to move to."`
 }
 
 // ApprovePrompt is the seed's question.
@@ -23,22 +25,55 @@ const ApprovePrompt = "Type APPROVE to continue or REJECT to abort:"
 
 var approveChoices = []term.Choice{{Word: "APPROVE"}, {Word: "REJECT"}}
 
-// Run reviews the staged change.
+// Run reviews the staged change, or moving a branch.
 func (c *ReviewCmd) Run(env *cmdline.Env) error {
 	repo, err := env.Repo()
 	if err != nil {
 		return err
 	}
-	return gate(env, repo, "review", c.Auto || env.Getenv("GIT_TDD_AUTO") == "1", c.Message)
-}
-
-// gate analyses the staged change, shows it on the terminal and asks for APPROVE.
-// It records an approval bound to the tree and the commit it was reviewed on.
-func gate(env *cmdline.Env, repo *gitx.Repo, source string, auto bool, message string) error {
-	t, cfg, err := staged(env, repo)
+	auto := c.Auto || env.Getenv("GIT_TDD_AUTO") == "1"
+	if c.Branch == "" && c.To == "" {
+		t, cfg, err := staged(env, repo)
+		if err != nil {
+			return err
+		}
+		return gate(env, repo, t, cfg, "review", auto, c.Message)
+	}
+	if c.Branch == "" || c.To == "" {
+		return exitcode.New(exitcode.Usage, "--branch and --to go together")
+	}
+	t, err := moveTarget(env, repo, c.Branch, c.To)
 	if err != nil {
 		return err
 	}
+	cfg, err := env.Config(repo, "HEAD")
+	if err != nil {
+		return err
+	}
+	if err := gate(env, repo, t, cfg, "move", auto, c.Message); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "Now move it, for example: git update-ref refs/heads/%s %s %s\n", c.Branch, c.To, t.BaseCommit)
+	return nil
+}
+
+// moveTarget is the change of moving branch to rev: the tree of rev against the
+// branch's current tip, which the approval is bound to.
+func moveTarget(env *cmdline.Env, repo *gitx.Repo, branch, rev string) (review.Target, error) {
+	old, err := repo.ResolveCommit(env.Ctx, "refs/heads/"+branch)
+	if err != nil {
+		return review.Target{}, exitcode.New(exitcode.Usage, "no branch %q", branch)
+	}
+	tree, err := repo.TreeOf(env.Ctx, rev)
+	if err != nil {
+		return review.Target{}, exitcode.Wrap(exitcode.Usage, err)
+	}
+	return review.Target{Base: old, BaseCommit: old, Tree: tree}, nil
+}
+
+// gate analyses a change, shows it on the terminal and asks for APPROVE. It
+// records an approval bound to the tree and the commit it was reviewed on.
+func gate(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config, source string, auto bool, message string) error {
 	rep, err := review.Analyze(env.Ctx, repo, t, review.Rules(cfg))
 	if err != nil {
 		return err

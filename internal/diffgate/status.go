@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/hooks"
 	"github.com/git-tdd/git-tdd/internal/review"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -28,6 +30,9 @@ func (c *StatusCmd) Run(env *cmdline.Env) error {
 		return err
 	}
 	w := env.Stdout
+	if err := printHooks(env, repo); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "staged tree:  %s on %s\n", t.Tree, parentName(t.BaseCommit))
 	if t.BaseCommit != "" {
 		if headTree, err := repo.TreeOf(env.Ctx, t.BaseCommit); err == nil && headTree == t.Tree {
@@ -52,5 +57,48 @@ func (c *StatusCmd) Run(env *cmdline.Env) error {
 		fmt.Fprintf(w, "message:      %s\n", term.Line(a.Message, 200))
 	}
 	fmt.Fprintln(w, "              a commit of exactly this tree on this parent passes the gate")
+	return nil
+}
+
+// printHooks says which of our hooks are installed, and in which mode.
+func printHooks(env *cmdline.Env, repo *gitx.Repo) error {
+	dir, err := repo.HooksDir(env.Ctx)
+	if err != nil {
+		return err
+	}
+	states, err := hooks.Inspect(dir)
+	if err != nil {
+		return err
+	}
+	var ours, missing, others []string
+	strict := false
+	for _, h := range states {
+		switch {
+		case h.Ours:
+			ours = append(ours, h.Hook)
+			strict = strict || h.Hook == hooks.Strict
+		case h.Hook == hooks.Strict:
+		case h.Other:
+			others = append(others, h.Hook)
+		default:
+			missing = append(missing, h.Hook)
+		}
+	}
+	w := env.Stdout
+	switch {
+	case len(ours) == 0:
+		fmt.Fprintf(w, "hooks:        not installed in %s; run 'git diffgate install'\n", dir)
+	case len(missing)+len(others) > 0:
+		fmt.Fprintf(w, "hooks:        incomplete in %s: missing %s; run 'git diffgate install'\n", dir, strings.Join(append(missing, others...), ", "))
+	case strict:
+		fmt.Fprintf(w, "hooks:        installed in %s (strict)\n", dir)
+	default:
+		fmt.Fprintf(w, "hooks:        installed in %s\n", dir)
+	}
+	for _, h := range states {
+		if h.Chained && h.Ours {
+			fmt.Fprintf(w, "              your %s hook runs first (%s%s)\n", h.Hook, h.Hook, hooks.SavedSuffix)
+		}
+	}
 	return nil
 }

@@ -329,3 +329,31 @@ func BenchmarkScanPatch(b *testing.B) {
 		}
 	}
 }
+
+func TestParseCommit(t *testing.T) {
+	raw := "tree " + oidA + "\nparent " + oidB + "\nparent " + oidA + "\nauthor A <a> 1 +0000\ncommitter A <a> 1 +0000\n\nsubject\n\nbody\n"
+	c, err := ParseCommit([]byte(raw))
+	if err != nil || c.Tree != oidA || len(c.Parents) != 2 || c.Parents[0] != oidB || c.Message != "subject\n\nbody\n" {
+		t.Fatalf("%+v %v", c, err)
+	}
+	if c, err := ParseCommit([]byte("tree " + oidA + "\nauthor x\n\nroot\n")); err != nil || len(c.Parents) != 0 {
+		t.Errorf("root commit: %+v %v", c, err)
+	}
+	if _, err := ParseCommit([]byte("author x\n\nno tree\n")); err == nil {
+		t.Error("accepted a commit without a tree")
+	}
+}
+
+func TestParseTrailedCommits(t *testing.T) {
+	in := oidA + "\x1f" + oidB + "\x1fsubject one\x1fv1\x1fv2\x1e\n" + oidB + "\x1f" + oidA + "\x1fno trailer\x1f\x1e\n"
+	got, err := ParseTrailedCommits([]byte(in))
+	if err != nil || len(got) != 2 {
+		t.Fatalf("%v %v", got, err)
+	}
+	if got[0].Subject != "subject one" || strings.Join(got[0].Values, ",") != "v1,v2" || len(got[1].Values) != 0 {
+		t.Errorf("%+v", got)
+	}
+	if _, err := ParseTrailedCommits([]byte("a\x1fb\x1e")); err == nil {
+		t.Error("accepted a short record")
+	}
+}

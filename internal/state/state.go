@@ -23,8 +23,55 @@ const FileVersion = 1
 
 // State is everything state.toml holds.
 type State struct {
-	Version   int        `toml:"version"`
-	Approvals []Approval `toml:"approval"`
+	Version   int                  `toml:"version"`
+	Approvals []Approval           `toml:"approval"`
+	Reviewed  []Reviewed           `toml:"reviewed"`
+	Workflows map[string]*Workflow `toml:"workflow"`
+}
+
+// Reviewed is a commit that landed with an approval: its approval was consumed by
+// the commit, and the commit id (which nobody can forge) now vouches for it, so
+// that a branch may later fast-forward to it under --strict.
+type Reviewed struct {
+	Commit string    `toml:"commit"`
+	Tree   string    `toml:"tree"`
+	Time   time.Time `toml:"time"` // when the approval was given
+}
+
+// maxReviewed bounds the reviewed commits kept; the oldest go first.
+const maxReviewed = 2000
+
+// Consume turns the approval of tree on one of parents into a reviewed commit; it
+// reports whether there was such an approval.
+func (s *State) Consume(commit, tree string, parents []string) bool {
+	for _, p := range parents {
+		if a := s.FindApproval(tree, p); a != nil {
+			at := a.Time
+			s.RemoveApproval(tree, p)
+			s.Reviewed = append(s.Reviewed, Reviewed{Commit: commit, Tree: tree, Time: at})
+			if n := len(s.Reviewed); n > maxReviewed {
+				s.Reviewed = append([]Reviewed(nil), s.Reviewed[n-maxReviewed:]...)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// IsReviewed reports whether commit landed with an approval.
+func (s *State) IsReviewed(commit string) bool {
+	_, ok := s.ReviewedAt(commit)
+	return ok
+}
+
+// ReviewedAt returns when the approval of a reviewed commit was given.
+func (s *State) ReviewedAt(commit string) (time.Time, bool) {
+	for i := len(s.Reviewed) - 1; i >= 0; i-- {
+		if s.Reviewed[i].Commit == commit {
+			return s.Reviewed[i].Time, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // Approval is a human's APPROVE of one tree, reviewed as a change on one commit.

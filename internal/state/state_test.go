@@ -201,3 +201,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestConsumeTurnsApprovalIntoReviewedCommit(t *testing.T) {
+	st := &State{}
+	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	st.AddApproval(Approval{Tree: "t", Parent: "old-head", Time: at})
+	if st.Consume("c1", "t", []string{"other"}) {
+		t.Fatal("consumed with the wrong parent")
+	}
+	if !st.Consume("c1", "t", []string{"p1", "old-head"}) || st.FindApproval("t", "old-head") != nil {
+		t.Fatal("not consumed")
+	}
+	if when, ok := st.ReviewedAt("c1"); !ok || !when.Equal(at) || st.IsReviewed("c2") {
+		t.Error("ReviewedAt must give the approval's time")
+	}
+	if st.Consume("c1", "t", []string{"old-head"}) {
+		t.Error("consumed twice")
+	}
+}
+
+func TestActiveBranchesAndOrder(t *testing.T) {
+	st := &State{Workflows: map[string]*Workflow{
+		"87":  {Issue: "87", Phase: PhaseRed, Branch: "feat/issue-87"},
+		"9":   {Issue: "9", Phase: PhaseMerged, Branch: "feat/issue-9"},
+		"100": {Issue: "100", Phase: PhaseStarted, Branch: "feat/issue-100"},
+	}}
+	b := st.ActiveBranches()
+	if !b["refs/heads/feat/issue-87"] || b["refs/heads/feat/issue-9"] || len(b) != 2 {
+		t.Errorf("%v", b)
+	}
+	var order []string
+	for _, w := range st.SortedWorkflows() {
+		order = append(order, w.Issue)
+	}
+	if strings.Join(order, ",") != "9,87,100" {
+		t.Errorf("order %v", order)
+	}
+}

@@ -1,0 +1,92 @@
+package diffgate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/git-tdd/git-tdd/internal/gitx"
+)
+
+const (
+	zero = "0000000000000000000000000000000000000000"
+	c1   = "1111111111111111111111111111111111111111"
+	c2   = "2222222222222222222222222222222222222222"
+)
+
+func TestParseRefUpdates(t *testing.T) {
+	in := zero + " " + c1 + " HEAD\n" + c1 + " " + c2 + " refs/heads/main\n\n" + c2 + " " + zero + " refs/heads/gone\n" +
+		c1 + " " + c1 + " refs/heads/same\n" + c1 + " " + c2 + " refs/tags/v1\n" + c1 + " " + c2 + " refs/remotes/origin/main\n" +
+		c1 + " " + c2 + " refs/stash\n" + zero + " " + c2 + " refs/heads/new\n"
+	us, err := ParseRefUpdates([]byte(in))
+	if err != nil || len(us) != 8 {
+		t.Fatalf("%v %v", us, err)
+	}
+	var judged []string
+	for _, u := range us {
+		if u.Judged() {
+			judged = append(judged, u.Ref)
+		}
+	}
+	if strings.Join(judged, " ") != "refs/heads/main refs/heads/new" {
+		t.Errorf("judged %v: branch moves and creations only; HEAD, tags, remotes, stash, deletions and no-ops pass", judged)
+	}
+	if _, err := ParseRefUpdates([]byte("only two")); err == nil {
+		t.Error("accepted a malformed line")
+	}
+}
+
+func TestDropStaleTrailers(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "MSG")
+	msg := "subject\n\nbody mentions tree=abc\n\nSigned-off-by: A <a@x>\nDiffgate-Approved: 2026-01-01T00:00:00Z tree=aaaa\nDiffgate-Approved: 2026-01-02T00:00:00Z tree=bbbb\n"
+	os.WriteFile(p, []byte(msg), 0o644)
+	if err := dropStaleTrailers(p, "bbbb"); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	want := "subject\n\nbody mentions tree=abc\n\nSigned-off-by: A <a@x>\nDiffgate-Approved: 2026-01-02T00:00:00Z tree=bbbb\n"
+	if string(got) != want {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestDropStaleTrailersEndsWithNewline(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "MERGE_MSG")
+	os.WriteFile(p, []byte("Merge branch 'f'"), 0o644)
+	dropStaleTrailers(p, "x")
+	if got, _ := os.ReadFile(p); string(got) != "Merge branch 'f'\n" {
+		t.Errorf("%q", got)
+	}
+}
+
+func TestTrailerFormat(t *testing.T) {
+	at := time.Date(2026, 11, 21, 13, 4, 5, 0, time.FixedZone("x", 3600))
+	if got := Trailer(at, "abc"); got != "Diffgate-Approved: 2026-11-21T12:04:05Z tree=abc" {
+		t.Errorf("%q", got)
+	}
+}
+
+func TestVerifyCommit(t *testing.T) {
+	tree := strings.Repeat("a", 40)
+	other := strings.Repeat("b", 40)
+	tests := []struct {
+		values []string
+		want   string
+	}{
+		{nil, "no Diffgate-Approved trailer"},
+		{[]string{"2026-11-21T12:00:00Z tree=" + tree}, ""},
+		{[]string{"2026-11-21T12:00:00Z tree=" + other, "2026-11-22T12:00:00Z tree=" + tree}, ""},
+		{[]string{"2026-11-21T12:00:00Z tree=" + other}, "approves tree bbbbbbbbbbbb, but the commit's tree is aaaaaaaaaaaa"},
+		{[]string{"yes please"}, "names no tree"},
+		{[]string{"tree=" + tree + "x"}, "names no tree"},
+	}
+	for _, tt := range tests {
+		got := verifyCommit(gitx.TrailedCommit{ID: "c", Tree: tree, Values: tt.values})
+		if (tt.want == "" && got != "") || !strings.Contains(got, tt.want) {
+			t.Errorf("%v: got %q, want %q", tt.values, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package diffgate
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/review"
+	"github.com/git-tdd/git-tdd/internal/state"
+)
+
+// HookCmd is what the shims run: git diffgate hook <name> [args].
+type HookCmd struct {
+	Name string   `arg:"" help:"The hook git is running."`
+	Args []string `arg:"" optional:"" passthrough:"" help:"The hook's arguments."`
+}
+
+// TrailerKey is the trailer that records an approval in a commit message.
+const TrailerKey = "Diffgate-Approved"
+
+// Run dispatches to the hook.
+func (c *HookCmd) Run(env *cmdline.Env) error {
+	repo, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	switch c.Name {
+	case "pre-commit", "pre-merge-commit":
+		return hookGate(env, repo, c.Name)
+	case "prepare-commit-msg":
+		if len(c.Args) == 0 {
+			return exitcode.New(exitcode.Usage, "prepare-commit-msg: no message file")
+		}
+		return hookTrailer(env, repo, c.Args[0])
+	case "post-commit", "post-merge":
+		return hookConsume(env, repo)
+	case "reference-transaction":
+		if len(c.Args) == 0 || c.Args[0] != "prepared" {
+			return nil
+		}
+		return hookRefs(env, repo, env.Stdin)
+	}
+	return exitcode.New(exitcode.Usage, "unknown hook %q", c.Name)
+}
+
+// exempt reports whether HEAD is on the branch of an active git tdd workflow,
+// where the git tdd gates apply and git tdd merge reviews the whole branch.
+func exempt(env *cmdline.Env, repo *gitx.Repo, st *state.State) (bool, error) {
+	active := st.ActiveBranches()
+	if len(active) == 0 {
+		return false, nil
+	}
+	branch, err := repo.Branch(env.Ctx)
+	return active[branch], err
+}
+
+// hookGate passes at once when the index tree has an approval on HEAD; otherwise
+// it runs the review inline on the terminal, and refuses without one.
+func hookGate(env *cmdline.Env, repo *gitx.Repo, name string) error {
+	_, st, err := env.State(repo)
+	if err != nil {
+		return err
+	}
+	if ex, err := exempt(env, repo, st); ex || err != nil {
+		return err
+	}
+	t, err := review.Staged(env.Ctx, repo)
+	if err != nil {
+		return err
+	}
+	if st.FindApproval(t.Tree, t.BaseCommit) != nil {
+		return nil
+	}
+	cfg, err := env.Config(repo, "HEAD")
+	if err != nil {
+		return err
+	}
+	return gate(env, repo, t, cfg, name, env.Getenv("GIT_TDD_AUTO") == "1", "")
+}
+
+// trailerTree finds the tree a Diffgate-Approved trailer line names.
+var trailerTree = regexp.MustCompile(`(?m)^` + TrailerKey + `:[^\n]*\btree=([0-9a-f]+)[^\n]*\n?`)
+
+// hookTrailer adds the approval trailer to the commit message: for -m, templates,
+// --amend and merges alike, never twice. A trailer that names another tree (from
+// an amended, rebased or cherry-picked message) is dropped: it is no longer true.
+func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string) error {
+	_, st, err := env.State(repo)
+	if err != nil {
+		return err
+	}
+	if ex, err := exempt(env, repo, st); ex || err != nil {
+		return err
+	}
+	t, err := review.Staged(env.Ctx, repo)
+	if err != nil {
+		return err
+	}
+	if err := dropStaleTrailers(msgFile, t.Tree); err != nil {
+		return err
+	}
+	if a := st.FindApproval(t.Tree, t.BaseCommit); a != nil {
+		return repo.AddTrailer(env.Ctx, msgFile, Trailer(a.Time, t.Tree))
+	}
+	if t.BaseCommit == "" {
+		return nil
+	}
+	// Unchanged content (a message-only --amend, an empty commit): the approval
+	// of HEAD's tree carries over.
+	commits, err := repo.Commits(env.Ctx, t.BaseCommit)
+	if err != nil {
+		return err
+	}
+	head := commits[t.BaseCommit]
+	if head.Tree != t.Tree {
+		return nil
+	}
+	if m := trailerTree.FindStringSubmatch(head.Message); m != nil && m[1] == t.Tree {
+		return repo.AddTrailer(env.Ctx, msgFile, strings.TrimSpace(m[0]))
+	}
+	if at, ok := st.ReviewedAt(t.BaseCommit); ok {
+		return repo.AddTrailer(env.Ctx, msgFile, Trailer(at, t.Tree))
+	}
+	return nil
+}
+
+// Trailer is the trailer recording an approval of tree at time.
+func Trailer(at time.Time, tree string) string {
+	return fmt.Sprintf("%s: %s tree=%s", TrailerKey, at.UTC().Format(time.RFC3339), tree)
+}
+
+// dropStaleTrailers removes the trailers that name another tree, and ends the
+// message with a newline: git merge writes MERGE_MSG without one, and
+// interpret-trailers would then add the trailer to the subject's paragraph.
+func dropStaleTrailers(path, tree string) error {
+	msg, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	out := trailerTree.ReplaceAllFunc(msg, func(line []byte) []byte {
+		if m := trailerTree.FindSubmatch(line); m != nil && string(m[1]) == tree {
+			return line
+		}
+		return nil
+	})
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	if bytes.Equal(out, msg) {
+		return nil
+	}
+	return os.WriteFile(path, out, 0o644)
+}
+
+// hookConsume runs after a commit or merge: the approval of the new commit's tree
+// becomes a record that this commit was reviewed, and cannot be used again.
+func hookConsume(env *cmdline.Env, repo *gitx.Repo) error {
+	store, st, err := env.State(repo)
+	if err != nil {
+		return err
+	}
+	head, ok, err := repo.Head(env.Ctx)
+	if err != nil || !ok {
+		return err
+	}
+	commits, err := repo.Commits(env.Ctx, head)
+	if err != nil {
+		return err
+	}
+	c := commits[head]
+	if !hasApprovalOf(st, c.Tree) {
+		return nil
+	}
+	// The approval was made on what HEAD was before: the first parent, or for
+	// --amend the commit it replaced, which the reflog remembers.
+	parents := append([]string{}, c.Parents...)
+	if prev, err := repo.ResolveCommit(env.Ctx, "HEAD@{1}"); err == nil {
+		parents = append([]string{prev}, parents...)
+	}
+	if len(c.Parents) == 0 {
+		parents = append(parents, "")
+	}
+	return store.Update(env.Ctx, func(st *state.State) error {
+		st.Consume(head, c.Tree, parents)
+		return nil
+	})
+}
+
+func hasApprovalOf(st *state.State, tree string) bool {
+	for _, a := range st.Approvals {
+		if a.Tree == tree {
+			return true
+		}
+	}
+	return false
+}
+
+// readAll reads the hook's stdin.
+func readAll(r io.Reader) ([]byte, error) {
+	if r == nil {
+		return nil, nil
+	}
+	return io.ReadAll(r)
+}

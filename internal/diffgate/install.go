@@ -1,0 +1,77 @@
+package diffgate
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/hooks"
+)
+
+// InstallCmd writes the hooks.
+type InstallCmd struct {
+	Strict bool `help:"Also install reference-transaction: no branch moves to content that was not approved (blocks --no-verify and plumbing)."`
+	Force  bool `help:"Chain your current hook even when an earlier one is already kept as <hook>.pre-diffgate (that one is kept with a date suffix)."`
+}
+
+// Run installs the shims into the hooks directory git uses.
+func (c *InstallCmd) Run(env *cmdline.Env) error {
+	repo, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	dir, err := repo.HooksDir(env.Ctx)
+	if err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return err
+	}
+	changes, err := hooks.Install(dir, c.Strict, c.Force, exe)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Refused, err)
+	}
+	printChanges(env, dir, changes)
+	mode := "default"
+	if c.Strict {
+		mode = "strict"
+	}
+	fmt.Fprintf(env.Stdout, "The diff gate guards commits in %s (%s mode).\n", dir, mode)
+	return nil
+}
+
+// UninstallCmd removes the hooks.
+type UninstallCmd struct{}
+
+// Run removes our shims and puts back the user's hooks.
+func (c *UninstallCmd) Run(env *cmdline.Env) error {
+	repo, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	dir, err := repo.HooksDir(env.Ctx)
+	if err != nil {
+		return err
+	}
+	changes, err := hooks.Uninstall(dir)
+	if err != nil {
+		return err
+	}
+	printChanges(env, dir, changes)
+	return nil
+}
+
+func printChanges(env *cmdline.Env, dir string, changes []hooks.Change) {
+	if len(changes) == 0 {
+		fmt.Fprintf(env.Stdout, "Nothing to change in %s.\n", dir)
+	}
+	for _, c := range changes {
+		fmt.Fprintf(env.Stdout, "%-22s %s\n", c.Hook, c.Action)
+	}
+}

@@ -1,0 +1,137 @@
+package diffgate
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/state"
+)
+
+// RefUpdate is one line of reference-transaction's input.
+type RefUpdate struct {
+	Old, New, Ref string
+}
+
+// ParseRefUpdates parses "<old> <new> <ref>" lines; blank lines are skipped.
+func ParseRefUpdates(b []byte) ([]RefUpdate, error) {
+	var out []RefUpdate
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		f := strings.SplitN(line, " ", 3)
+		if len(f) != 3 || f[2] == "" {
+			return nil, fmt.Errorf("reference-transaction: malformed line %q", line)
+		}
+		out = append(out, RefUpdate{Old: f[0], New: f[1], Ref: f[2]})
+	}
+	return out, sc.Err()
+}
+
+// Judged reports whether --strict judges an update: one that moves a branch to a
+// commit. Every other ref (tags, remote-tracking refs, stash, notes, HEAD and
+// other pseudo-refs), a deletion and a no-op pass at once.
+func (u RefUpdate) Judged() bool {
+	return strings.HasPrefix(u.Ref, "refs/heads/") && u.Old != u.New && !gitx.IsNullOID(u.New)
+}
+
+// hookRefs judges the branch updates of a transaction in its prepared state; one
+// refused update refuses the whole transaction.
+func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
+	input, err := readAll(stdin)
+	if err != nil {
+		return err
+	}
+	all, err := ParseRefUpdates(input)
+	if err != nil {
+		return err
+	}
+	var updates []RefUpdate
+	for _, u := range all {
+		if u.Judged() {
+			updates = append(updates, u)
+		}
+	}
+	if len(updates) == 0 {
+		return nil
+	}
+	store, st, err := env.State(repo)
+	if err != nil {
+		return err
+	}
+	exempt := st.ActiveBranches()
+	var ids []string
+	for _, u := range updates {
+		ids = append(ids, u.New)
+		if !gitx.IsNullOID(u.Old) {
+			ids = append(ids, u.Old)
+		}
+	}
+	commits, err := repo.Commits(env.Ctx, ids...)
+	if err != nil {
+		return err
+	}
+	for _, u := range updates {
+		if exempt[u.Ref] {
+			continue
+		}
+		ok, err := allowed(env, repo, st, commits, u)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			store.Audit(env.Ctx, state.AuditEntry{Command: "diffgate strict", Path: u.Ref, Tree: commits[u.New].Tree,
+				Parent: u.Old, Outcome: "refused", Detail: "moving " + u.Ref + " to " + u.New})
+			return refuseMove(u)
+		}
+	}
+	return nil
+}
+
+// allowed applies the rules of --strict to one branch update, cheapest first.
+func allowed(env *cmdline.Env, repo *gitx.Repo, st *state.State, commits map[string]gitx.CommitHeader, u RefUpdate) (bool, error) {
+	created := gitx.IsNullOID(u.Old)
+	next := commits[u.New]
+	if !created && next.Tree == commits[u.Old].Tree {
+		return true, nil // the content does not change (a message-only amend)
+	}
+	parents := append([]string{u.Old}, next.Parents...)
+	if created {
+		parents = append([]string{""}, next.Parents...)
+	}
+	for _, p := range parents {
+		if st.FindApproval(next.Tree, p) != nil {
+			return true, nil
+		}
+	}
+	if st.IsReviewed(u.New) {
+		return true, nil
+	}
+	if created {
+		// A branch created at a commit some ref already has lands nothing new.
+		if ok, err := repo.ReachableFrom(env.Ctx, u.New, "--all"); ok || err != nil {
+			return ok, err
+		}
+	} else if ok, err := repo.IsAncestor(env.Ctx, u.New, u.Old); ok || err != nil {
+		return ok, err // a rewind
+	}
+	// Work pulled from upstream was reviewed there.
+	return repo.ReachableFrom(env.Ctx, u.New, "--remotes")
+}
+
+func refuseMove(u RefUpdate) error {
+	branch := strings.TrimPrefix(u.Ref, "refs/heads/")
+	return exitcode.New(exitcode.Refused, "refusing to move %s to %s: that content was not approved (git diffgate --strict)", branch, short(u.New)).
+		WithHint("%s", "to commit: stage the change, run 'git diffgate' in a terminal, then commit\n"+
+			"to move "+branch+" to commits that exist (a rebase, a fast-forward), review the move:\n"+
+			"  git diffgate review --branch "+branch+" --to "+short(u.New)+"\n"+
+			"then repeat what you did, or run 'git rebase --continue' if a rebase stopped here")
+}

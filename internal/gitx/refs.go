@@ -1,0 +1,169 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// HooksDir is where git looks for hooks: core.hooksPath when set, shared by every
+// worktree.
+func (r *Repo) HooksDir(ctx context.Context) (string, error) {
+	out, err := r.output(ctx, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// Branch returns the full name of the branch HEAD is on ("refs/heads/main"), or ""
+// when HEAD is detached.
+func (r *Repo) Branch(ctx context.Context) (string, error) {
+	out, err := r.output(ctx, "symbolic-ref", "-q", "HEAD")
+	if exitCode(err) == 1 {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// CommitHeader is what a commit object says about its content and history.
+type CommitHeader struct {
+	ID      string
+	Tree    string
+	Parents []string
+	Message string
+}
+
+// Commits reads commit objects with one `git cat-file --batch`.
+func (r *Repo) Commits(ctx context.Context, ids ...string) (map[string]CommitHeader, error) {
+	out := map[string]CommitHeader{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := []string{"cat-file", "--batch"}
+	data, err := r.outputIn(ctx, []byte(strings.Join(ids, "\n")+"\n"), args...)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReader(bytes.NewReader(data))
+	for _, id := range ids {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			return nil, fmt.Errorf("cat-file: %w", err)
+		}
+		h, err := ParseBatchHeader(line)
+		if err != nil {
+			return nil, err
+		}
+		if h.Missing || h.Type != "commit" {
+			return nil, fmt.Errorf("%s is not a commit", id)
+		}
+		body := make([]byte, h.Size+1)
+		if _, err := io.ReadFull(br, body); err != nil {
+			return nil, fmt.Errorf("cat-file: %w", err)
+		}
+		c, err := ParseCommit(body[:h.Size])
+		if err != nil {
+			return nil, fmt.Errorf("commit %s: %w", id, err)
+		}
+		c.ID = h.OID
+		out[id] = c
+	}
+	return out, nil
+}
+
+// ParseCommit reads the tree, parents and message of a raw commit object.
+func ParseCommit(b []byte) (CommitHeader, error) {
+	var c CommitHeader
+	head, msg, _ := bytes.Cut(b, []byte("\n\n"))
+	for _, line := range bytes.Split(head, []byte("\n")) {
+		switch {
+		case bytes.HasPrefix(line, []byte("tree ")):
+			c.Tree = string(line[5:])
+		case bytes.HasPrefix(line, []byte("parent ")):
+			c.Parents = append(c.Parents, string(line[7:]))
+		}
+	}
+	if c.Tree == "" {
+		return c, fmt.Errorf("no tree")
+	}
+	c.Message = string(msg)
+	return c, nil
+}
+
+// IsAncestor reports whether a is an ancestor of b (or the same commit).
+func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
+	_, err := r.output(ctx, "merge-base", "--is-ancestor", a, b)
+	switch exitCode(err) {
+	case 0:
+		return err == nil, err
+	case 1:
+		return false, nil
+	}
+	return false, err
+}
+
+// ReachableFrom reports whether commit is reachable from the refs a rev-list
+// option selects ("--all", "--remotes").
+func (r *Repo) ReachableFrom(ctx context.Context, commit, refs string) (bool, error) {
+	// rev-list C --not --all lists nothing when C is reachable from one of them
+	out, err := r.output(ctx, "rev-list", "-n1", commit, "--not", refs)
+	if err != nil {
+		return false, err
+	}
+	return len(bytes.TrimSpace(out)) == 0, nil
+}
+
+// AddTrailer adds or replaces trailer (token: value) in a commit message file,
+// with git's own trailer rules (comments, templates, existing trailer blocks).
+func (r *Repo) AddTrailer(ctx context.Context, file, trailer string) error {
+	_, err := r.output(ctx, "interpret-trailers", "--in-place",
+		"--where", "end", "--if-exists", "replace", "--if-missing", "add", "--trailer", trailer, file)
+	return err
+}
+
+// TrailedCommit is a commit on a first-parent chain with the values of one trailer.
+type TrailedCommit struct {
+	ID, Tree, Subject string
+	Values            []string
+}
+
+// FirstParentTrailers lists the commits of a range along the first parent, with
+// the values of trailer as git's own trailer parser finds them.
+func (r *Repo) FirstParentTrailers(ctx context.Context, rangeSpec, trailer string) ([]TrailedCommit, error) {
+	format := "%H%x1f%T%x1f%s%x1f%(trailers:key=" + trailer + ",valueonly,separator=%x1f)%x1e"
+	out, err := r.output(ctx, "rev-list", "--first-parent", "--no-commit-header", "--format="+format, rangeSpec, "--")
+	if err != nil {
+		return nil, err
+	}
+	return ParseTrailedCommits(out)
+}
+
+// ParseTrailedCommits parses FirstParentTrailers' records.
+func ParseTrailedCommits(b []byte) ([]TrailedCommit, error) {
+	var out []TrailedCommit
+	for _, rec := range bytes.Split(b, []byte{0x1e}) {
+		rec = bytes.Trim(rec, "\n")
+		if len(rec) == 0 {
+			continue
+		}
+		f := strings.Split(string(rec), "\x1f")
+		if len(f) < 4 {
+			return nil, fmt.Errorf("rev-list: malformed record %q", clip(rec))
+		}
+		c := TrailedCommit{ID: f[0], Tree: f[1], Subject: f[2]}
+		for _, v := range f[3:] {
+			if v = strings.TrimSpace(v); v != "" {
+				c.Values = append(c.Values, v)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

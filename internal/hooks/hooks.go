@@ -1,0 +1,203 @@
+// Package hooks installs the diff gate's hook shims into a repository's hooks
+// directory and removes them, keeping and chaining any hook the user had.
+package hooks
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/git-tdd/git-tdd/hooks"
+	"github.com/git-tdd/git-tdd/internal/atomicfile"
+)
+
+// Default are the hooks every install writes: the gate before a commit or merge
+// commit, the trailer, and the consumption of an approval once its commit lands.
+var Default = []string{"pre-commit", "prepare-commit-msg", "pre-merge-commit", "post-commit", "post-merge"}
+
+// Strict is the hook --strict adds: it judges every branch update.
+const Strict = "reference-transaction"
+
+// All are every hook we may write.
+var All = append(append([]string{}, Default...), Strict)
+
+// SavedSuffix names the user's own hook once ours takes its place.
+const SavedSuffix = ".pre-diffgate"
+
+// Change is what happened to one hook.
+type Change struct {
+	Hook   string
+	Action string
+}
+
+// Install writes the shims for the wanted hooks into dir; with strict, also
+// reference-transaction, and without it our reference-transaction is removed. A
+// hook the user had is kept as <hook>.pre-diffgate and runs first. Installing
+// twice changes nothing. On error, what this call changed is undone.
+func Install(dir string, strict, force bool, exe string) ([]Change, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var changes []Change
+	var undo []func()
+	fail := func(err error) ([]Change, error) {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+		return nil, err
+	}
+	for _, h := range All {
+		want := h != Strict || strict
+		var c Change
+		var u func()
+		var err error
+		if want {
+			c, u, err = install(dir, h, force, exe)
+		} else {
+			c, u, err = remove(dir, h)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if u != nil {
+			undo = append(undo, u)
+		}
+		if c.Action != "" {
+			changes = append(changes, c)
+		}
+	}
+	return changes, nil
+}
+
+func install(dir, hook string, force bool, exe string) (Change, func(), error) {
+	path := filepath.Join(dir, hook)
+	saved := path + SavedSuffix
+	shim := hooks.Render(hook, exe)
+	current, ours, err := read(path)
+	if err != nil {
+		return Change{}, nil, err
+	}
+	switch {
+	case ours && bytes.Equal(current, shim):
+		return Change{}, nil, nil
+	case ours:
+		err := atomicfile.Write(path, shim, 0o755)
+		return Change{hook, "updated"}, func() { atomicfile.Write(path, current, 0o755) }, err
+	case current == nil:
+		err := atomicfile.Write(path, shim, 0o755)
+		return Change{hook, "installed"}, func() { os.Remove(path) }, err
+	}
+	// The user's hook: keep it, chained before ours.
+	if exists(saved) {
+		if !force {
+			return Change{}, nil, fmt.Errorf("%s is not ours, and %s already keeps an earlier hook; "+
+				"merge them by hand, or run 'git diffgate install --force' to chain the current one (the earlier one is kept with a date suffix)", path, saved)
+		}
+		aside := saved + "." + time.Now().UTC().Format("20060102T150405")
+		if err := os.Rename(saved, aside); err != nil {
+			return Change{}, nil, err
+		}
+	}
+	if err := os.Rename(path, saved); err != nil {
+		return Change{}, nil, err
+	}
+	undo := func() { os.Rename(saved, path) }
+	if err := atomicfile.Write(path, shim, 0o755); err != nil {
+		undo()
+		return Change{}, nil, err
+	}
+	return Change{hook, "installed; your hook is kept as " + hook + SavedSuffix + " and runs first"}, func() {
+		os.Remove(path)
+		undo()
+	}, nil
+}
+
+// remove takes our shim out of dir and puts the user's hook back.
+func remove(dir, hook string) (Change, func(), error) {
+	path := filepath.Join(dir, hook)
+	saved := path + SavedSuffix
+	current, ours, err := read(path)
+	if err != nil || !ours {
+		return Change{}, nil, err
+	}
+	if err := os.Remove(path); err != nil {
+		return Change{}, nil, err
+	}
+	undo := func() { atomicfile.Write(path, current, 0o755) }
+	if !exists(saved) {
+		return Change{hook, "removed"}, undo, nil
+	}
+	if err := os.Rename(saved, path); err != nil {
+		undo()
+		return Change{}, nil, err
+	}
+	return Change{hook, "removed; your hook is back"}, func() { os.Rename(path, saved); undo() }, nil
+}
+
+// Uninstall removes every shim of ours from dir and restores the user's hooks;
+// anything else is left alone.
+func Uninstall(dir string) ([]Change, error) {
+	var changes []Change
+	for _, h := range All {
+		c, _, err := remove(dir, h)
+		if err != nil {
+			return changes, err
+		}
+		if c.Action != "" {
+			changes = append(changes, c)
+		}
+	}
+	return changes, nil
+}
+
+// State is one hook as found in the hooks directory.
+type State struct {
+	Hook    string
+	Ours    bool // our shim is installed
+	Other   bool // a hook that is not ours is in its place
+	Chained bool // the user's hook is kept and runs first
+}
+
+// Inspect reports every hook we may write.
+func Inspect(dir string) ([]State, error) {
+	var out []State
+	for _, h := range All {
+		path := filepath.Join(dir, h)
+		current, ours, err := read(path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, State{Hook: h, Ours: ours, Other: current != nil && !ours, Chained: exists(path + SavedSuffix)})
+	}
+	return out, nil
+}
+
+// read returns a hook file's content (nil when absent) and whether it is ours.
+// A symlink is never ours: we only write regular files.
+func read(path string) ([]byte, bool, error) {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return []byte{}, false, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false, err
+	}
+	head := data[:min(len(data), 200)]
+	return data, bytes.Contains(head, []byte(hooks.Marker)), nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

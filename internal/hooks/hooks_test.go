@@ -1,0 +1,214 @@
+package hooks
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	shims "github.com/git-tdd/git-tdd/hooks"
+)
+
+func write(t *testing.T, path, content string, mode os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+func actions(cs []Change) string {
+	var s []string
+	for _, c := range cs {
+		s = append(s, c.Hook+"="+strings.SplitN(c.Action, ";", 2)[0])
+	}
+	return strings.Join(s, " ")
+}
+
+func TestInstallTwiceIsANoOp(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "hooks") // created when missing
+	cs, err := Install(dir, false, false, "/usr/local/bin/git-diffgate")
+	if err != nil || len(cs) != len(Default) {
+		t.Fatalf("%v %v", actions(cs), err)
+	}
+	for _, h := range Default {
+		fi, err := os.Stat(filepath.Join(dir, h))
+		if err != nil || fi.Mode().Perm()&0o111 == 0 || !strings.Contains(readFile(t, filepath.Join(dir, h)), shims.Marker) {
+			t.Errorf("%s not an executable shim", h)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, Strict)); err == nil {
+		t.Error("reference-transaction installed without --strict")
+	}
+	cs, err = Install(dir, false, false, "/usr/local/bin/git-diffgate")
+	if err != nil || len(cs) != 0 {
+		t.Errorf("second install changed %v %v", actions(cs), err)
+	}
+}
+
+func TestStrictComesAndGoes(t *testing.T) {
+	dir := t.TempDir()
+	Install(dir, false, false, "/x")
+	cs, _ := Install(dir, true, false, "/x")
+	if actions(cs) != "reference-transaction=installed" {
+		t.Errorf("strict: %v", actions(cs))
+	}
+	cs, _ = Install(dir, false, false, "/x")
+	if actions(cs) != "reference-transaction=removed" {
+		t.Errorf("back to default: %v", actions(cs))
+	}
+	cs, _ = Install(dir, false, false, "/y")
+	if len(cs) != len(Default) || !strings.HasPrefix(cs[0].Action, "updated") {
+		t.Errorf("a new executable path updates the shims: %v", actions(cs))
+	}
+}
+
+func TestUserHookIsChainedAndRestored(t *testing.T) {
+	dir := t.TempDir()
+	user := "#!/bin/sh\necho mine\n"
+	write(t, filepath.Join(dir, "pre-commit"), user, 0o755)
+	write(t, filepath.Join(dir, "pre-commit.sample"), "sample", 0o644)
+	cs, err := Install(dir, false, false, "/x")
+	if err != nil || !strings.Contains(actions(cs), "pre-commit=installed") || !strings.Contains(cs[0].Action, "your hook is kept") {
+		t.Fatalf("%v %v", cs, err)
+	}
+	if readFile(t, filepath.Join(dir, "pre-commit.pre-diffgate")) != user {
+		t.Fatal("the user's hook was not kept")
+	}
+	states, _ := Inspect(dir)
+	if !states[0].Ours || !states[0].Chained {
+		t.Errorf("inspect: %+v", states[0])
+	}
+	cs, err = Uninstall(dir)
+	if err != nil || len(cs) != len(Default) {
+		t.Fatalf("%v %v", actions(cs), err)
+	}
+	if readFile(t, filepath.Join(dir, "pre-commit")) != user {
+		t.Error("the user's hook was not restored")
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "pre-commit")); fi.Mode().Perm() != 0o755 {
+		t.Errorf("mode %v", fi.Mode())
+	}
+	if readFile(t, filepath.Join(dir, "pre-commit.sample")) != "sample" {
+		t.Error("uninstall touched a file that is not ours")
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
+
+func TestUninstallLeavesForeignHooks(t *testing.T) {
+	dir := t.TempDir()
+	Install(dir, false, false, "/x")
+	write(t, filepath.Join(dir, "post-commit"), "#!/bin/sh\necho someone else's\n", 0o755)
+	Uninstall(dir)
+	if readFile(t, filepath.Join(dir, "post-commit")) == "" {
+		t.Error("uninstall removed a hook that is not ours")
+	}
+}
+
+func TestConflictNeedsForce(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "pre-commit"), "#!/bin/sh\necho first\n", 0o755)
+	Install(dir, false, false, "/x")
+	// the user puts another hook over ours
+	write(t, filepath.Join(dir, "pre-commit"), "#!/bin/sh\necho second\n", 0o755)
+	before := snapshot(t, dir)
+	if _, err := Install(dir, false, false, "/x"); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("err = %v", err)
+	}
+	if after := snapshot(t, dir); after != before {
+		t.Errorf("a refused install changed the directory:\n%s\n%s", before, after)
+	}
+	if _, err := Install(dir, false, true, "/x"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(dir, "pre-commit.pre-diffgate")), "second") {
+		t.Error("--force did not chain the current hook")
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "pre-commit.pre-diffgate.*"))
+	if len(matches) != 1 || !strings.Contains(readFile(t, matches[0]), "first") {
+		t.Errorf("the earlier hook was lost: %v", matches)
+	}
+}
+
+func TestSymlinkedHookIsKept(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(t.TempDir(), "managed-hook")
+	write(t, target, "#!/bin/sh\n", 0o755)
+	os.Symlink(target, filepath.Join(dir, "pre-commit"))
+	if _, err := Install(dir, false, false, "/x"); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := os.Readlink(filepath.Join(dir, "pre-commit.pre-diffgate")); err != nil || l != target {
+		t.Errorf("symlink not kept as it was: %q %v", l, err)
+	}
+	Uninstall(dir)
+	if l, _ := os.Readlink(filepath.Join(dir, "pre-commit")); l != target {
+		t.Errorf("symlink not restored: %q", l)
+	}
+}
+
+func TestFailedInstallIsUndone(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes into read-only directories")
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "pre-commit"), "#!/bin/sh\n", 0o755)
+	before := snapshot(t, dir)
+	os.Chmod(dir, 0o555)
+	defer os.Chmod(dir, 0o755)
+	if _, err := Install(dir, false, false, "/x"); err == nil {
+		t.Fatal("installed into a read-only directory")
+	}
+	os.Chmod(dir, 0o755)
+	if after := snapshot(t, dir); after != before {
+		t.Errorf("changed:\n%s\n%s", before, after)
+	}
+}
+
+func TestRenderQuotesTheExecutable(t *testing.T) {
+	s := string(shims.Render("pre-commit", "/opt/it's here/git-diffgate"))
+	if !strings.Contains(s, `diffgate='/opt/it'\''s here/git-diffgate'`) || strings.Contains(s, "@HOOK@") || strings.Contains(s, "@EXE@") || strings.Contains(s, "@BODY@") {
+		t.Errorf("%s", s)
+	}
+	if !strings.Contains(string(shims.Render("reference-transaction", "/x")), "input=$(cat)") {
+		t.Error("reference-transaction must keep its stdin")
+	}
+}
+
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		l, _ := os.Readlink(p)
+		b.WriteString(e.Name() + ":" + l + ":" + readFile(t, p) + "\n")
+	}
+	return b.String()
+}
+
+// A conflict on a later hook undoes what the install already did to earlier ones.
+func TestConflictUndoesEarlierHooks(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "pre-commit"), "#!/bin/sh\necho mine\n", 0o755)
+	write(t, filepath.Join(dir, "prepare-commit-msg"), "#!/bin/sh\necho now\n", 0o755)
+	write(t, filepath.Join(dir, "prepare-commit-msg.pre-diffgate"), "#!/bin/sh\necho before\n", 0o755)
+	before := snapshot(t, dir)
+	if _, err := Install(dir, true, false, "/x"); err == nil {
+		t.Fatal("installed over a conflict")
+	}
+	if after := snapshot(t, dir); after != before {
+		t.Errorf("not undone:\n%s\n%s", before, after)
+	}
+}

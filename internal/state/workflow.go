@@ -1,0 +1,97 @@
+package state
+
+import (
+	"sort"
+	"time"
+)
+
+// The phases of a git tdd workflow (DESIGN §5).
+const (
+	PhaseStarted = "started"
+	PhaseRed     = "red"
+	PhaseGreen   = "green"
+	PhaseMerged  = "merged"
+	PhaseAborted = "aborted"
+)
+
+// Workflow is one issue's TDD lifecycle.
+type Workflow struct {
+	Issue      string    `toml:"issue"`
+	Phase      string    `toml:"phase"`
+	Branch     string    `toml:"branch"`
+	Base       string    `toml:"base"`        // the branch it merges into
+	BaseCommit string    `toml:"base_commit"` // where the branch started
+	Worktree   string    `toml:"worktree"`
+	Subject    string    `toml:"subject,omitempty"`
+	LLD        string    `toml:"lld,omitempty"`
+	Context    []string  `toml:"context,omitempty"`
+	Red        RedRecord `toml:"red"`
+	Green      Commit    `toml:"green"`
+	Attempts   Attempts  `toml:"attempts"`
+	Started    time.Time `toml:"started"`
+	Updated    time.Time `toml:"updated"`
+	Merged     string    `toml:"merged,omitempty"` // the merge commit
+	Backup     string    `toml:"backup,omitempty"` // the backup ref an abort saved
+}
+
+// RedRecord is what a valid red proved.
+type RedRecord struct {
+	Commit    string            `toml:"commit,omitempty"`
+	Failing   []string          `toml:"failing,omitempty"`
+	TestFiles map[string]string `toml:"test_files,omitempty"` // path → sha256 at red
+}
+
+// Commit is a phase's commit.
+type Commit struct {
+	Commit string `toml:"commit,omitempty"`
+}
+
+// Attempts counts failed gate runs since the last success.
+type Attempts struct {
+	Red   int `toml:"red"`
+	Green int `toml:"green"`
+}
+
+// Active reports whether the workflow is still in progress.
+func (w *Workflow) Active() bool {
+	return w.Phase != PhaseMerged && w.Phase != PhaseAborted
+}
+
+// ActiveBranches are the branches of workflows in progress: there the git tdd
+// gates apply instead of the diff gate's hooks.
+func (s *State) ActiveBranches() map[string]bool {
+	out := map[string]bool{}
+	for _, w := range s.Workflows {
+		if w.Active() && w.Branch != "" {
+			out["refs/heads/"+w.Branch] = true
+		}
+	}
+	return out
+}
+
+// SortedWorkflows returns the workflows in issue order.
+func (s *State) SortedWorkflows() []*Workflow {
+	out := make([]*Workflow, 0, len(s.Workflows))
+	for _, w := range s.Workflows {
+		out = append(out, w)
+	}
+	sort.Slice(out, func(i, j int) bool { return issueLess(out[i].Issue, out[j].Issue) })
+	return out
+}
+
+// issueLess orders issue names numerically when both are numbers.
+func issueLess(a, b string) bool {
+	if len(a) != len(b) && isDigits(a) && isDigits(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
