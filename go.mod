@@ -8,6 +8,7 @@ require (
 	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/creack/pty v1.1.24
 	github.com/fatih/color v1.19.0
+	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.47.0
 )
@@ -15,6 +16,5 @@ require (
 require (
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )

@@ -16,7 +16,7 @@ version=$(git describe --tags --always --dirty 2>/dev/null || echo devel)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-go build -trimpath -ldflags "-X github.com/git-tdd/git-tdd/internal/version.Version=$version" \
+CGO_ENABLED=0 go build -trimpath -ldflags "-X github.com/git-tdd/git-tdd/internal/version.Version=$version" \
   -o "$tmp/" ./cmd/git-diffgate ./cmd/git-tdd
 
 mkdir -p "$PREFIX/bin" "$PREFIX/share/man/man1"

@@ -26,6 +26,7 @@ type bench struct {
 var benches = []bench{
 	{"report", benchReport},
 	{"memory", benchMemory},
+	{"hooks", benchHooks},
 }
 
 type runner struct {

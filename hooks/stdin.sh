@@ -1,13 +1,10 @@
-# The ref updates arrive on stdin: keep them for the chained hook and for ours.
-input=$(cat)
 if [ -x "$dir/$hook.pre-diffgate" ]; then
+	# Both hooks need the ref updates on stdin: keep them for each.
+	input=$(cat)
 	printf '%s\n' "$input" | "$dir/$hook.pre-diffgate" "$@" || exit $?
+	[ "$1" = prepared ] || exit 0
+	printf '%s\n' "$input" | exec "$diffgate" hook "$hook" "$@"
 fi
-# Only branch updates in the prepared state are judged; everything else passes
-# without starting a process.
+# Only the prepared state is judged; the others pass without reading anything.
 [ "$1" = prepared ] || exit 0
-case "$input" in
-*" refs/heads/"*) ;;
-*) exit 0 ;;
-esac
-printf '%s\n' "$input" | exec "$diffgate" hook "$hook" "$@"
+exec "$diffgate" hook "$hook" "$@"

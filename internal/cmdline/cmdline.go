@@ -62,6 +62,9 @@ type App struct {
 	Description string
 	CLI         any      // the kong struct; it must embed Globals as `embed:""`
 	Globals     *Globals // the embedded Globals inside CLI
+	// Direct are internal commands that git's hooks run on every commit: they
+	// skip building the command-line model, which costs milliseconds each time.
+	Direct map[string]func(env *Env, args []string) error
 }
 
 type exitPanic int
@@ -72,6 +75,10 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	env := &Env{Ctx: ctx, Prog: app.Prog, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Globals: app.Globals}
+	if len(args) > 0 && app.Direct[args[0]] != nil {
+		env.Globals = &Globals{Color: "auto"}
+		return finish(env, app.Direct[args[0]](env, args[1:]))
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			c, ok := r.(exitPanic)
@@ -100,12 +107,16 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 		fmt.Fprintf(stderr, "hint: run '%s -h' for usage\n", app.Usage)
 		return exitcode.Usage
 	}
-	err = kctx.Run()
-	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
-		fmt.Fprintf(stderr, "%s: interrupted\n", app.Prog)
+	return finish(env, kctx.Run())
+}
+
+// finish prints err, if any, and chooses the exit code.
+func finish(env *Env, err error) int {
+	if errors.Is(err, context.Canceled) && env.Ctx.Err() != nil {
+		fmt.Fprintf(env.Stderr, "%s: interrupted\n", env.Prog)
 		return exitcode.Interrupted
 	}
-	term.PrintError(stderr, app.Prog, err)
+	term.PrintError(env.Stderr, env.Prog, err)
 	return exitcode.Of(err)
 }
 

@@ -25,12 +25,22 @@ type HookCmd struct {
 // TrailerKey is the trailer that records an approval in a commit message.
 const TrailerKey = "Diffgate-Approved"
 
-// Run dispatches to the hook.
+// Run dispatches to the hook (when run through the command line, for -h).
 func (c *HookCmd) Run(env *cmdline.Env) error {
-	repo, err := env.Repo()
-	if err != nil {
-		return err
+	return runHook(env, append([]string{c.Name}, c.Args...))
+}
+
+// runHook is what the shims run, without the command-line model: git diffgate
+// hook <name> [args]. Git runs hooks at the top of the working tree.
+func runHook(env *cmdline.Env, args []string) error {
+	if len(args) == 0 {
+		return exitcode.New(exitcode.Usage, "usage: git diffgate hook <name> [args]")
 	}
+	repo, err := gitx.OpenTop(env.Ctx)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Usage, err)
+	}
+	c := HookCmd{Name: args[0], Args: args[1:]}
 	switch c.Name {
 	case "pre-commit", "pre-merge-commit":
 		return hookGate(env, repo, c.Name)
@@ -163,39 +173,38 @@ func dropStaleTrailers(path, tree string) error {
 // becomes a record that this commit was reviewed, and cannot be used again.
 func hookConsume(env *cmdline.Env, repo *gitx.Repo) error {
 	store, st, err := env.State(repo)
-	if err != nil {
-		return err
-	}
-	head, ok, err := repo.Head(env.Ctx)
-	if err != nil || !ok {
-		return err
-	}
-	commits, err := repo.Commits(env.Ctx, head)
-	if err != nil {
-		return err
-	}
-	c := commits[head]
-	if !hasApprovalOf(st, c.Tree) {
-		return nil
+	if err != nil || len(st.Approvals) == 0 {
+		return err // most commits: nothing to consume, and no git call made
 	}
 	// The approval was made on what HEAD was before: the first parent, or for
 	// --amend the commit it replaced, which the reflog remembers.
-	parents := append([]string{}, c.Parents...)
-	if prev, err := repo.ResolveCommit(env.Ctx, "HEAD@{1}"); err == nil {
-		parents = append([]string{prev}, parents...)
+	found, err := repo.Commits(env.Ctx, "HEAD", "HEAD@{1}")
+	if err != nil {
+		return err
 	}
-	if len(c.Parents) == 0 {
+	head, ok := found["HEAD"]
+	if !ok {
+		return nil
+	}
+	parents := append([]string{}, head.Parents...)
+	if prev, ok := found["HEAD@{1}"]; ok {
+		parents = append([]string{prev.ID}, parents...)
+	}
+	if len(head.Parents) == 0 {
 		parents = append(parents, "")
 	}
+	if !hasApproval(st, head.Tree, parents) {
+		return nil
+	}
 	return store.Update(env.Ctx, func(st *state.State) error {
-		st.Consume(head, c.Tree, parents)
+		st.Consume(head.ID, head.Tree, parents)
 		return nil
 	})
 }
 
-func hasApprovalOf(st *state.State, tree string) bool {
-	for _, a := range st.Approvals {
-		if a.Tree == tree {
+func hasApproval(st *state.State, tree string, parents []string) bool {
+	for _, p := range parents {
+		if st.FindApproval(tree, p) != nil {
 			return true
 		}
 	}

@@ -32,5 +32,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cmdline.Run(cmdline.App{
 		Prog: "git-diffgate", Usage: "git diffgate", Description: description,
 		CLI: &cli, Globals: &cli.Globals,
+		Direct: map[string]func(*cmdline.Env, []string) error{"hook": runHook},
 	}, args, stdin, stdout, stderr)
 }

@@ -99,7 +99,10 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 // allowed applies the rules of --strict to one branch update, cheapest first.
 func allowed(env *cmdline.Env, repo *gitx.Repo, st *state.State, commits map[string]gitx.CommitHeader, u RefUpdate) (bool, error) {
 	created := gitx.IsNullOID(u.Old)
-	next := commits[u.New]
+	next, ok := commits[u.New]
+	if !ok {
+		return false, fmt.Errorf("%s: commit %s is missing", u.Ref, u.New)
+	}
 	if !created && next.Tree == commits[u.Old].Tree {
 		return true, nil // the content does not change (a message-only amend)
 	}

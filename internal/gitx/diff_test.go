@@ -320,3 +320,35 @@ func keys(m map[string]FileDiff) []string {
 	sort.Strings(ks)
 	return ks
 }
+
+// OpenTop finds what rev-parse finds, for a repository and a linked worktree.
+func TestOpenTopAgreesWithRevParse(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a", "a\n")
+	r.commitAll("init")
+	wt := filepath.Join(t.TempDir(), "wt")
+	r.git("worktree", "add", "-q", wt, "-b", "wt")
+	ctx := context.Background()
+	for _, dir := range []string{r.dir, wt} {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			want, err := Open(ctx, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			got, err := OpenTop(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Top != want.Top || got.GitDir != want.GitDir || got.CommonDir != want.CommonDir {
+				t.Errorf("OpenTop %+v\nrev-parse %+v", got, want)
+			}
+		})
+	}
+	t.Run("not at a top", func(t *testing.T) {
+		t.Chdir(t.TempDir())
+		if _, err := OpenTop(ctx); err != ErrNotRepository {
+			t.Errorf("err = %v", err)
+		}
+	})
+}

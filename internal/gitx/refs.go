@@ -40,7 +40,8 @@ type CommitHeader struct {
 	Message string
 }
 
-// Commits reads commit objects with one `git cat-file --batch`.
+// Commits reads commit objects with one `git cat-file --batch`, by id or by any
+// revision git understands; a name that does not resolve is left out.
 func (r *Repo) Commits(ctx context.Context, ids ...string) (map[string]CommitHeader, error) {
 	out := map[string]CommitHeader{}
 	if len(ids) == 0 {
@@ -61,7 +62,10 @@ func (r *Repo) Commits(ctx context.Context, ids ...string) (map[string]CommitHea
 		if err != nil {
 			return nil, err
 		}
-		if h.Missing || h.Type != "commit" {
+		if h.Missing {
+			continue
+		}
+		if h.Type != "commit" {
 			return nil, fmt.Errorf("%s is not a commit", id)
 		}
 		body := make([]byte, h.Size+1)
