@@ -88,16 +88,7 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 			code = int(c)
 		}
 	}()
-	parser, err := kong.New(app.CLI,
-		kong.Name(app.Usage),
-		kong.Description(app.Description),
-		kong.Writers(stdout, stderr),
-		kong.Exit(func(c int) { panic(exitPanic(c)) }),
-		kong.Help(helpWithExitCodes),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: false}),
-		kong.Vars{"version": app.Usage + " " + version.String()},
-		kong.Bind(env),
-	)
+	parser, err := app.Parser(kong.Writers(stdout, stderr), kong.Exit(func(c int) { panic(exitPanic(c)) }), kong.Bind(env))
 	if err != nil {
 		panic(err) // the command tree itself is wrong: a programming error
 	}
@@ -108,6 +99,17 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 		return exitcode.Usage
 	}
 	return finish(env, kctx.Run())
+}
+
+// Parser builds the command-line model, for Run and for the man pages.
+func (app App) Parser(options ...kong.Option) (*kong.Kong, error) {
+	return kong.New(app.CLI, append([]kong.Option{
+		kong.Name(app.Usage),
+		kong.Description(app.Description),
+		kong.Help(helpWithExitCodes),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"version": app.Usage + " " + version.String()},
+	}, options...)...)
 }
 
 // finish prints err, if any, and chooses the exit code.

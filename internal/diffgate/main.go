@@ -28,10 +28,14 @@ on the controlling terminal. Without a terminal, or with --auto, it fails closed
 
 // Main runs git diffgate and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cmdline.Run(app(), args, stdin, stdout, stderr)
+}
+
+func app() cmdline.App {
 	var cli CLI
-	return cmdline.Run(cmdline.App{
+	return cmdline.App{
 		Prog: "git-diffgate", Usage: "git diffgate", Description: description,
 		CLI: &cli, Globals: &cli.Globals,
 		Direct: map[string]func(*cmdline.Env, []string) error{"hook": runHook},
-	}, args, stdin, stdout, stderr)
+	}
 }

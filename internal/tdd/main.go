@@ -19,9 +19,10 @@ were not weakened, and a merge that a human approves on the terminal.`
 
 // Main runs git tdd and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cmdline.Run(app(), args, stdin, stdout, stderr)
+}
+
+func app() cmdline.App {
 	var cli CLI
-	return cmdline.Run(cmdline.App{
-		Prog: "git-tdd", Usage: "git tdd", Description: description,
-		CLI: &cli, Globals: &cli.Globals,
-	}, args, stdin, stdout, stderr)
+	return cmdline.App{Prog: "git-tdd", Usage: "git tdd", Description: description, CLI: &cli, Globals: &cli.Globals}
 }

@@ -1,0 +1,61 @@
+package diffgate
+
+import (
+	"io"
+
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/manpage"
+)
+
+// ManPage writes git-diffgate(1).
+func ManPage(w io.Writer) error {
+	a := app()
+	k, err := a.Parser()
+	if err != nil {
+		return err
+	}
+	return manpage.Render(w, manpage.Page{
+		Name: "git-diffgate", Usage: "git diffgate", Title: "a review gate that no unattended agent can pass",
+		Version: "git-tdd toolkit", Model: k.Model,
+		Synopsis: []string{
+			"git diffgate [review] [--auto] [-m TEXT] [--branch BRANCH --to REV]",
+			"git diffgate report [--json] [--range A..B]",
+			"git diffgate install [--strict] [--force]",
+			"git diffgate uninstall",
+			"git diffgate status",
+			"git diffgate verify [RANGE]",
+		},
+		Description: description + `
+
+For each staged file it measures lines_before, lines_after, lines_added and lines_deleted; change_ratio = (added + deleted) / max(lines_before, 1). A file requires review when change_ratio > 0.5 (strictly; [diffgate] change_ratio_threshold); it is a replacement when change_ratio > 0.8 and lines_after < lines_before / 2. A deleted file always requires review; an added or copied file never does. A modified binary file or a moved submodule requires review with line counts 0. A mode-only change has ratio 0.
+
+The answer is read from the controlling terminal (/dev/tty), never from standard input, and typeahead is discarded before the prompt. An APPROVE is bound to the tree id of the staged content and the commit it was reviewed on: staging anything else needs a new review, and a commit of that tree consumes it.`,
+		Sections: []manpage.Section{
+			{Title: "HOOKS", Body: `git diffgate install writes shims into the directory git runs hooks from (git rev-parse --git-path hooks, which follows core.hooksPath and serves every linked worktree):
+
+- pre-commit and pre-merge-commit pass at once when the index tree has an approval on HEAD, and otherwise run the review inline on the terminal; without one they refuse the commit.
+- prepare-commit-msg adds the trailer Diffgate-Approved: <time> tree=<tree id> (with git interpret-trailers), for -m, -F, templates, --amend and merges, never twice; a trailer that names another tree is dropped.
+- post-commit and post-merge turn the approval into a record that the commit was reviewed.
+- with --strict, reference-transaction judges every update of a refs/heads/ branch: a branch created at a commit that some ref already has, a rewind, an update that keeps the tree, and an update to a commit whose tree was approved on the old tip (or which landed with an approval, or is reachable from a remote-tracking ref) pass; anything else refuses the whole transaction. So git commit --no-verify, update-ref, commit-tree with update-ref and a fast-forward to unreviewed commits cannot land unreviewed content, while fetch, pull --ff-only, stash, reset and checkout -b keep working.
+
+A hook you had is kept as <hook>.pre-diffgate and runs first, with its arguments and stdin; uninstall puts it back and removes only what install wrote. A shim that cannot find git-diffgate refuses and says how to reinstall. Branches of active git tdd workflows are exempt: there the git tdd gates apply, and git tdd merge reviews the whole branch.
+
+Under --strict, a rebase stops when it would move the branch; review the move with git diffgate review --branch BRANCH --to HEAD and run git rebase --continue. Cherry-pick with --no-commit, review with git diffgate, then commit.`},
+			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
+			{Title: "FILES", Body: `$(git rev-parse --git-common-dir)/tdd/state.toml holds approvals, reviewed commits and git tdd workflows, shared by every worktree and written under a lock.
+
+$(git rev-parse --git-common-dir)/tdd/audit.jsonl has a JSON line for every approval, rejection and refusal.
+
+.git-tdd.toml at the top of the repository sets [diffgate] change_ratio_threshold and replacement_ratio; it is read as committed in HEAD, so an uncommitted change to it does not loosen the gate.`},
+			{Title: "ENVIRONMENT", Body: `- GIT_TDD_AUTO=1 acts as --auto: never prompt, fail closed.
+- NO_COLOR, TERM=dumb and CLICOLOR_FORCE decide colour after --color.
+- GIT_TDD_TRACE=1 logs every git call and its duration on standard error.`},
+			{Title: "SECURITY", Body: `The hooks stop accidents and unattended agents, which have no terminal to answer on; --strict adds plumbing and --no-verify. No local hook stops a process that runs git -c core.hooksPath=/dev/null, writes ref files itself, edits the state file, or controls a terminal. Run git diffgate verify in CI on the branch that matters: every commit on its first-parent chain must carry a trailer naming its own tree, and the commits a reviewed merge brings in are covered by that merge's review.`},
+			{Title: "EXAMPLES", Body: `  git add -A && git diffgate              # review and approve what is staged
+  git diffgate report --json | jq .flagged
+  git diffgate install --strict
+  git diffgate verify origin/main..HEAD   # in CI`},
+			{Title: "SEE ALSO", Body: "git-tdd(1), githooks(5), git-interpret-trailers(1)"},
+		},
+	})
+}
