@@ -1,0 +1,7 @@
+//go:build !linux
+
+package runner
+
+func becomeSubreaper() {}
+
+func killDescendants() {}

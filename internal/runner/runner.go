@@ -1,0 +1,289 @@
+// Package runner runs a test command with a timeout in its own process group,
+// streams its output with the elapsed time, and classifies every test from
+// pytest's JUnit XML or go test -json.
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Outcome is what happened to one test.
+type Outcome string
+
+// The outcomes of a test.
+const (
+	Passed  Outcome = "passed"
+	Failed  Outcome = "failed"  // an assertion failed
+	Errored Outcome = "error"   // setup, teardown or collection broke
+	Skipped Outcome = "skipped" // skipped or expected to fail
+)
+
+// Test is one test's result.
+type Test struct {
+	ID      string  `json:"id"`   // pytest node id, or package.TestName for go
+	File    string  `json:"file"` // the test file, relative to the run directory, when known
+	Outcome Outcome `json:"outcome"`
+	Message string  `json:"message,omitempty"`
+}
+
+// Spec is what to run.
+type Spec struct {
+	Command []string
+	Runner  string // "pytest", "go" or "generic"
+	Timeout time.Duration
+	Dir     string
+	Env     []string  // nil: this process's environment
+	Out     io.Writer // the live output; nil discards it
+}
+
+// Result is what a run proved.
+type Result struct {
+	// Exit is the exit code in pytest's terms, whatever the runner: 0 passed,
+	// 1 tests failed, 2 interrupted or a collection or build error, 3 internal
+	// error, 4 usage error, 5 no tests collected; -1 killed by a signal.
+	Exit     int
+	RawExit  int // the command's own exit code
+	TimedOut bool
+	Elapsed  time.Duration
+	Tests    []Test
+	Tail     string // the end of the output, to quote
+	Runner   string
+}
+
+// With returns the tests with the outcome.
+func (r *Result) With(o Outcome) []Test {
+	var out []Test
+	for _, t := range r.Tests {
+		if t.Outcome == o {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Find returns the test with id.
+func (r *Result) Find(id string) (Test, bool) {
+	for _, t := range r.Tests {
+		if t.ID == id {
+			return t, true
+		}
+	}
+	return Test{}, false
+}
+
+const tailBytes = 16 << 10
+
+// Run runs the tests. An error means the command could not be started (or its
+// report not read), not that tests failed.
+func Run(ctx context.Context, s Spec) (*Result, error) {
+	if len(s.Command) == 0 {
+		return nil, errors.New("no test command")
+	}
+	argv := append([]string{}, s.Command...)
+	env := s.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	var report string
+	switch s.Runner {
+	case "pytest":
+		f, err := os.CreateTemp("", "git-tdd-junit-*.xml")
+		if err != nil {
+			return nil, err
+		}
+		report = f.Name()
+		f.Close()
+		defer os.Remove(report)
+		// xunit1 carries each test's file; no cache or bytecode is left in the
+		// worktree, where a red commit would pick it up.
+		argv = append(argv, "--junitxml="+report, "-o", "junit_family=xunit1", "-p", "no:cacheprovider")
+		env = append(env, "PYTHONDONTWRITEBYTECODE=1")
+	case "go":
+		if !containsArg(argv, "-json") {
+			argv = withJSON(argv)
+		}
+	}
+	res, goEvents, err := execute(ctx, argv, env, s)
+	if err != nil {
+		return nil, err
+	}
+	switch s.Runner {
+	case "pytest":
+		res.Exit = res.RawExit
+		if !res.TimedOut {
+			res.Tests, err = readJUnit(report)
+			if err != nil && res.RawExit != 2 && res.RawExit != 3 && res.RawExit != 4 {
+				return nil, fmt.Errorf("reading pytest's JUnit report: %w", err)
+			}
+		}
+	case "go":
+		res.Tests, res.Exit = goResults(goEvents, res.RawExit)
+	default:
+		res.Exit = min(res.RawExit, 1)
+		if res.RawExit < 0 {
+			res.Exit = -1
+		}
+	}
+	return res, nil
+}
+
+// withJSON adds -json right after "go test", or at the end of another command.
+func withJSON(argv []string) []string {
+	if len(argv) >= 2 && (argv[0] == "go" || strings.HasSuffix(argv[0], "/go")) && argv[1] == "test" {
+		return append(argv[:2:2], append([]string{"-json"}, argv[2:]...)...)
+	}
+	return append(argv, "-json")
+}
+
+func containsArg(argv []string, a string) bool {
+	for _, x := range argv {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// execute runs argv with its output merged into one pipe, read here line by line.
+func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.Buffer, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.Dir, env, pw, pw
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	becomeSubreaper()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, nil, fmt.Errorf("running %s: %w", strings.Join(argv, " "), err)
+	}
+	pw.Close()
+	var goEvents bytes.Buffer
+	tail := &tailBuffer{max: tailBytes}
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		stream(pr, start, s, tail, &goEvents)
+	}()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	res := &Result{Runner: s.Runner}
+	var waitErr error
+	timeout := time.NewTimer(s.Timeout)
+	defer timeout.Stop()
+	select {
+	case waitErr = <-exited:
+	case <-timeout.C:
+		res.TimedOut = true
+		waitErr = stopGroup(cmd, exited)
+	case <-ctx.Done():
+		stopGroup(cmd, exited)
+		killDescendants()
+		pr.Close()
+		return nil, nil, ctx.Err()
+	}
+	res.Elapsed = time.Since(start)
+	// Whatever the tests left running goes too, so that nothing outlives the
+	// run or holds its output open.
+	killDescendants()
+	select {
+	case <-readDone:
+	case <-time.After(5 * time.Second):
+		pr.Close()
+		<-readDone
+	}
+	pr.Close()
+	res.RawExit = exitCode(waitErr)
+	res.Tail = tail.String()
+	return res, &goEvents, nil
+}
+
+// stopGroup ends the process group: SIGTERM, and SIGKILL after a grace period.
+func stopGroup(cmd *exec.Cmd, exited <-chan error) error {
+	pgid := cmd.Process.Pid
+	syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		return err
+	case <-time.After(2 * time.Second):
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		return <-exited
+	}
+}
+
+func exitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// stream copies the output line by line with the elapsed time in front, keeps
+// its tail, and for go test -json keeps the events instead of showing them raw.
+func stream(r io.Reader, start time.Time, s Spec, tail *tailBuffer, goEvents *bytes.Buffer) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			shown := line
+			if s.Runner == "go" {
+				goEvents.Write(line)
+				shown = goOutput(line)
+			}
+			if len(shown) > 0 {
+				tail.Write(shown)
+				if s.Out != nil {
+					fmt.Fprintf(s.Out, "[%6.1fs] %s", time.Since(start).Seconds(), shown)
+					if shown[len(shown)-1] != '\n' {
+						fmt.Fprintln(s.Out)
+					}
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// tailBuffer keeps the last max bytes written.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
