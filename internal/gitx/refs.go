@@ -171,3 +171,14 @@ func ParseTrailedCommits(b []byte) ([]TrailedCommit, error) {
 	}
 	return out, nil
 }
+
+// CheckBranchName refuses a name git would not accept for a branch.
+func (r *Repo) CheckBranchName(ctx context.Context, name string) error {
+	if strings.HasPrefix(name, "-") {
+		return fmt.Errorf("invalid branch name %q", name)
+	}
+	if _, err := r.output(ctx, "check-ref-format", "--branch", name); err != nil {
+		return fmt.Errorf("invalid branch name %q", name)
+	}
+	return nil
+}

@@ -11,6 +11,15 @@ import (
 // CLI is git tdd's command tree.
 type CLI struct {
 	cmdline.Globals `embed:""`
+
+	Start  StartCmd  `cmd:"" help:"Create the issue's branch and worktree, and print the worktree's path."`
+	Status StatusCmd `cmd:"" help:"Show a workflow: phase, red, green, attempts, what to do next."`
+	List   ListCmd   `cmd:"" help:"List every workflow."`
+	Red    RedCmd    `cmd:"" help:"Prove that new tests fail by assertion; commit them as the red."`
+	Green  GreenCmd  `cmd:"" help:"Prove that the red's tests pass and were not weakened; commit the implementation."`
+	Lint   LintCmd   `cmd:"" help:"Run [lint] command in the worktree."`
+	Merge  MergeCmd  `cmd:"" help:"Review the whole branch and merge it after APPROVE on the terminal."`
+	Abort  AbortCmd  `cmd:"" help:"Remove the worktree and the branch, saving anything unmerged under refs/tdd/backup/."`
 }
 
 const description = `An issue-anchored TDD lifecycle: a worktree per issue, a red gate that proves new

@@ -1,0 +1,279 @@
+package gitx
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// At is the repository as seen from another of its working trees (whose own git
+// dir this Repo does not know: GitDir is left empty).
+func (r *Repo) At(dir string) *Repo {
+	c := *r
+	c.Top, c.GitDir = dir, ""
+	var env []string
+	for _, kv := range r.env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k != "GIT_DIR" && k != "GIT_WORK_TREE" && k != "GIT_INDEX_FILE" {
+			env = append(env, kv)
+		}
+	}
+	c.env = env
+	return &c
+}
+
+// WithEnv is the repository with extra environment variables for git.
+func (r *Repo) WithEnv(kv ...string) *Repo {
+	c := *r
+	c.env = append(append([]string{}, r.env...), kv...)
+	return &c
+}
+
+// Worktree is one entry of git worktree list.
+type Worktree struct {
+	Path     string
+	Head     string
+	Branch   string // "refs/heads/main", or "" when detached
+	Bare     bool
+	Prunable bool
+}
+
+// Worktrees lists the repository's working trees.
+func (r *Repo) Worktrees(ctx context.Context) ([]Worktree, error) {
+	out, err := r.output(ctx, "worktree", "list", "--porcelain", "-z")
+	if err != nil {
+		return nil, err
+	}
+	return ParseWorktrees(out), nil
+}
+
+// ParseWorktrees parses git worktree list --porcelain -z.
+func ParseWorktrees(b []byte) []Worktree {
+	var out []Worktree
+	var cur *Worktree
+	for _, f := range bytes.Split(b, []byte{0}) {
+		line := string(f)
+		switch {
+		case line == "":
+			if cur != nil {
+				out = append(out, *cur)
+				cur = nil
+			}
+		case strings.HasPrefix(line, "worktree "):
+			cur = &Worktree{Path: line[len("worktree "):]}
+		case cur == nil:
+		case strings.HasPrefix(line, "HEAD "):
+			cur.Head = line[len("HEAD "):]
+		case strings.HasPrefix(line, "branch "):
+			cur.Branch = line[len("branch "):]
+		case line == "bare":
+			cur.Bare = true
+		case strings.HasPrefix(line, "prunable"):
+			cur.Prunable = true
+		}
+	}
+	if cur != nil {
+		out = append(out, *cur)
+	}
+	return out
+}
+
+// AddWorktree creates a working tree at path on a new branch at commit. It does
+// not touch any other working tree.
+func (r *Repo) AddWorktree(ctx context.Context, path, branch, commit string) error {
+	_, err := r.output(ctx, "worktree", "add", "--quiet", "-b", branch, path, commit)
+	return err
+}
+
+// RemoveWorktree removes a working tree; force discards its changes.
+func (r *Repo) RemoveWorktree(ctx context.Context, path string, force bool) error {
+	args := []string{"worktree", "remove"}
+	if force {
+		args = append(args, "--force", "--force") // twice: also when locked
+	}
+	if _, err := r.output(ctx, append(args, path)...); err != nil {
+		if _, statErr := os.Stat(path); os.IsNotExist(statErr) {
+			_, err = r.output(ctx, "worktree", "prune")
+		}
+		return err
+	}
+	return nil
+}
+
+// DeleteRef deletes ref if it still points at old.
+func (r *Repo) DeleteRef(ctx context.Context, ref, old string) error {
+	_, err := r.output(ctx, "update-ref", "-d", ref, old)
+	return err
+}
+
+// UpdateRef moves ref from old to next ("" old: create it), with a reflog
+// message; git's reference-transaction hook judges it.
+func (r *Repo) UpdateRef(ctx context.Context, ref, next, old, reason string) error {
+	args := []string{"update-ref", "-m", reason, ref, next}
+	if old != "" {
+		args = append(args, old)
+	}
+	_, err := r.output(ctx, args...)
+	return err
+}
+
+// Dirty lists the changes in the working tree: staged, unstaged and, with
+// untracked, new files git does not ignore (git status --porcelain -z lines).
+func (r *Repo) Dirty(ctx context.Context, untracked bool) ([]string, error) {
+	mode := "--untracked-files=no"
+	if untracked {
+		mode = "--untracked-files=all"
+	}
+	out, err := r.output(ctx, "status", "--porcelain=v1", "-z", "--ignore-submodules=none", mode)
+	if err != nil {
+		return nil, err
+	}
+	var lines []string
+	recs := bytes.Split(out, []byte{0})
+	for i := 0; i < len(recs); i++ {
+		rec := string(recs[i])
+		if len(rec) < 4 {
+			continue
+		}
+		lines = append(lines, rec)
+		if rec[0] == 'R' || rec[0] == 'C' {
+			i++ // the source path of a rename follows
+		}
+	}
+	return lines, nil
+}
+
+// ChangedSince lists the files of the working tree (committed, staged, unstaged
+// or new and not ignored) that differ from commit.
+func (r *Repo) ChangedSince(ctx context.Context, commit string) ([]string, error) {
+	tracked, err := r.output(ctx, "diff", "--name-only", "-z", "--no-renames", "--no-relative", "--no-ext-diff", commit, "--")
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := r.output(ctx, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	return append(splitZ(tracked), splitZ(untracked)...), nil
+}
+
+// Files lists the files of the working tree that git tracks or would track.
+func (r *Repo) Files(ctx context.Context) ([]string, error) {
+	out, err := r.output(ctx, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
+func splitZ(b []byte) []string {
+	var out []string
+	for _, f := range bytes.Split(b, []byte{0}) {
+		if len(f) > 0 {
+			out = append(out, string(f))
+		}
+	}
+	return out
+}
+
+// AddAll stages every change of the working tree.
+func (r *Repo) AddAll(ctx context.Context) error {
+	_, err := r.output(ctx, "add", "-A", "--", ".")
+	return err
+}
+
+// Commit commits the index with message; the user's hooks run. With allowEmpty
+// a commit is made even when nothing changed.
+func (r *Repo) Commit(ctx context.Context, message string, allowEmpty bool) error {
+	args := []string{"commit", "-q", "--cleanup=verbatim", "-F", "-"}
+	if allowEmpty {
+		args = append(args, "--allow-empty")
+	}
+	_, err := r.outputIn(ctx, []byte(message), args...)
+	return err
+}
+
+// CommitTree writes a commit of tree with parents and message; no ref moves.
+func (r *Repo) CommitTree(ctx context.Context, tree string, parents []string, message string) (string, error) {
+	args := []string{"commit-tree", tree}
+	for _, p := range parents {
+		args = append(args, "-p", p)
+	}
+	out, err := r.outputIn(ctx, []byte(message), append(args, "-F", "-")...)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// MergeTree merges two commits without touching any working tree: the result's
+// tree, or the paths that conflict.
+func (r *Repo) MergeTree(ctx context.Context, ours, theirs string) (tree string, conflicts []string, err error) {
+	out, err := r.output(ctx, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z", ours, theirs)
+	if exitCode(err) == 1 {
+		fields := splitZ(out)
+		if len(fields) == 0 {
+			return "", nil, fmt.Errorf("merge-tree reported a conflict without naming it")
+		}
+		return "", fields[1:], nil
+	}
+	if err != nil {
+		if strings.Contains(err.Error(), "unknown option") || strings.Contains(err.Error(), "usage:") {
+			return "", nil, fmt.Errorf("git tdd merge needs git 2.38 or newer (git merge-tree --write-tree): %w", err)
+		}
+		return "", nil, err
+	}
+	fields := splitZ(out)
+	if len(fields) == 0 {
+		return "", nil, fmt.Errorf("merge-tree wrote no tree")
+	}
+	return fields[0], nil, nil
+}
+
+// MergeFastForward moves the checked-out branch to commit, updating its files;
+// git refuses when that would overwrite a local change.
+func (r *Repo) MergeFastForward(ctx context.Context, commit string) error {
+	_, err := r.output(ctx, "merge", "--ff-only", "-q", commit)
+	return err
+}
+
+// Count is the number of commits in a range.
+func (r *Repo) Count(ctx context.Context, rangeSpec string) (int, error) {
+	out, err := r.output(ctx, "rev-list", "--count", rangeSpec, "--")
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
+}
+
+// Snapshot writes a commit holding the working tree as it is, untracked files
+// included, on top of HEAD, through a temporary index: the real index and the
+// files are left as they were.
+func (r *Repo) Snapshot(ctx context.Context, message string) (string, error) {
+	f, err := os.CreateTemp("", "git-tdd-index-*")
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	os.Remove(f.Name()) // git creates it
+	defer os.Remove(f.Name())
+	tmp := r.WithEnv("GIT_INDEX_FILE=" + f.Name())
+	head, ok, err := r.Head(ctx)
+	if err != nil || !ok {
+		return "", fmt.Errorf("nothing to save: %v", err)
+	}
+	if _, err := tmp.output(ctx, "read-tree", head); err != nil {
+		return "", err
+	}
+	if _, err := tmp.output(ctx, "add", "-A", "--", "."); err != nil {
+		return "", err
+	}
+	tree, err := tmp.WriteTree(ctx)
+	if err != nil {
+		return "", err
+	}
+	return r.CommitTree(ctx, tree, []string{head}, message)
+}

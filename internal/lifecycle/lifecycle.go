@@ -1,0 +1,172 @@
+package lifecycle
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/pathglob"
+	"github.com/git-tdd/git-tdd/internal/runner"
+	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// Env is what the lifecycle runs with.
+type Env struct {
+	Ctx    context.Context
+	Repo   *gitx.Repo // the working tree the command runs in
+	Store  *state.Store
+	Config func(rev string) (*config.Config, error) // .git-tdd.toml as committed at rev
+	Out    io.Writer                                // results
+	Err    io.Writer                                // diagnostics, and the tests' live output
+	Getenv func(string) string
+	Color  string // the --color flag
+}
+
+var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// CheckIssue refuses an issue name that cannot be part of a branch and a path.
+func CheckIssue(issue string) error {
+	if !issueName.MatchString(issue) || strings.Contains(issue, "..") || strings.HasSuffix(issue, ".lock") {
+		return exitcode.New(exitcode.Usage, "invalid issue %q: use letters, digits, '.', '_' and '-', like 87 or PROJ-12", issue)
+	}
+	return nil
+}
+
+// Find returns the workflow of issue, or, when issue is "", the one whose
+// worktree the command runs in.
+func (e *Env) Find(issue string) (*state.Workflow, *state.State, error) {
+	st, err := e.Store.Load()
+	if err != nil {
+		return nil, nil, exitcode.With(exitcode.Usage, err).WithHint("inspect or repair %s; it is never reset behind your back", e.Store.Path())
+	}
+	if issue != "" {
+		w := st.Workflows[issue]
+		if w == nil {
+			return nil, nil, exitcode.New(exitcode.Usage, "there is no workflow for issue %s", issue).WithHint("git tdd list shows them; git tdd start %s begins one", issue)
+		}
+		return w, st, nil
+	}
+	here := realPath(e.Repo.Top)
+	var active []string
+	for _, w := range st.SortedWorkflows() {
+		if !w.Active() {
+			continue
+		}
+		if realPath(w.Worktree) == here {
+			return w, st, nil
+		}
+		active = append(active, w.Issue)
+	}
+	hint := "start one with git tdd start <issue>"
+	if len(active) > 0 {
+		hint = "active: " + strings.Join(active, ", ")
+	}
+	return nil, nil, exitcode.New(exitcode.Usage, "not inside a workflow's worktree: name the issue").WithHint("%s", hint)
+}
+
+// active returns the workflow of issue if it is still in progress.
+func (e *Env) active(issue string) (*state.Workflow, error) {
+	w, _, err := e.Find(issue)
+	if err != nil {
+		return nil, err
+	}
+	if !w.Active() {
+		return nil, exitcode.New(exitcode.Usage, "issue %s is %s", w.Issue, w.Phase).WithHint("git tdd start %s begins it again", w.Issue)
+	}
+	if _, err := os.Stat(w.Worktree); err != nil {
+		return nil, exitcode.New(exitcode.Usage, "the worktree of issue %s is gone: %s", w.Issue, w.Worktree).
+			WithHint("git tdd abort %s cleans up (and keeps the branch's commits under refs/tdd/backup/)", w.Issue)
+	}
+	return w, nil
+}
+
+// update changes the workflow of issue under the state lock.
+func (e *Env) update(issue string, fn func(w *state.Workflow) error) error {
+	return e.Store.Update(e.Ctx, func(st *state.State) error {
+		w := st.Workflows[issue]
+		if w == nil {
+			return fmt.Errorf("the workflow of issue %s disappeared from %s", issue, e.Store.Path())
+		}
+		if err := fn(w); err != nil {
+			return err
+		}
+		w.Updated = time.Now().UTC().Truncate(time.Second)
+		return nil
+	})
+}
+
+func (e *Env) audit(entry state.AuditEntry) {
+	if err := e.Store.Audit(e.Ctx, entry); err != nil {
+		term.Warn(e.Err, "git-tdd", "could not write the audit log: %v", err)
+	}
+}
+
+// runTests runs the configured tests in the worktree, streaming to Err.
+func (e *Env) runTests(cfg *config.Config, dir string) (*runner.Result, error) {
+	fmt.Fprintf(e.Err, "git-tdd: running %s in %s\n", strings.Join(cfg.Test.Command, " "), dir)
+	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Test.Command, Runner: cfg.Test.Runner,
+		Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err})
+	if err != nil {
+		return nil, exitcode.With(exitcode.Escalate, err)
+	}
+	return res, nil
+}
+
+// testFiles are the files of the worktree that [test] test_paths calls tests.
+func testFiles(paths []string, patterns []string) []string {
+	var out []string
+	for _, p := range paths {
+		if pathglob.Any(patterns, p) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// hashFiles returns the sha256 of each file under dir; a missing file is left out.
+func hashFiles(dir string, files []string) map[string]string {
+	out := map[string]string{}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
+		if err != nil {
+			continue
+		}
+		sum := sha256.Sum256(data)
+		out[state.CleanPath(f)] = hex.EncodeToString(sum[:])
+	}
+	return out
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// printList prints a verdict's tests, indented.
+func printList(w io.Writer, label string, ids []string) {
+	for _, id := range ids {
+		fmt.Fprintf(w, "  %s %s\n", label, id)
+	}
+}

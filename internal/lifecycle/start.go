@@ -1,0 +1,208 @@
+package lifecycle
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/contextcheck"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/state"
+)
+
+// StartOptions are start's arguments.
+type StartOptions struct {
+	Issue   string
+	Base    string   // the branch to start from and merge into; "" is the current one
+	LLD     string   // the design document
+	Context []string // files the agent will be given
+	Dir     string   // where the worktree goes; "" is [worktree] dir
+	Subject string   // for the merge commit; "" takes the LLD's title
+	// Count counts tokens for the context budget; nil skips that check.
+	Count contextcheck.Counter
+}
+
+// Start creates the issue's branch and worktree and records the workflow. The
+// user's checkout, index and untracked files are not touched; on any failure,
+// what it created is removed again.
+func (e *Env) Start(o StartOptions) error {
+	if err := CheckIssue(o.Issue); err != nil {
+		return err
+	}
+	st, err := e.Store.Load()
+	if err != nil {
+		return exitcode.Wrap(exitcode.Usage, err)
+	}
+	if w := st.Workflows[o.Issue]; w != nil && w.Active() {
+		return exitcode.New(exitcode.Usage, "issue %s is already active (%s): its worktree is %s on branch %s", o.Issue, w.Phase, w.Worktree, w.Branch)
+	}
+	base, baseCommit, err := e.base(o.Base)
+	if err != nil {
+		return err
+	}
+	cfg, err := e.Config(baseCommit)
+	if err != nil {
+		return err
+	}
+	lld, subject, err := e.checkContext(cfg, o)
+	if err != nil {
+		return err
+	}
+	branch := strings.ReplaceAll(cfg.Worktree.Branch, "{issue}", o.Issue)
+	if err := e.Repo.CheckBranchName(e.Ctx, branch); err != nil {
+		return exitcode.With(exitcode.Usage, err)
+	}
+	if _, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+branch); err == nil {
+		return exitcode.New(exitcode.Usage, "branch %s already exists", branch).WithHint("delete it (git branch -D %s), or set [worktree] branch", branch)
+	}
+	dir, err := e.worktreeDir(cfg, o)
+	if err != nil {
+		return err
+	}
+	if err := e.Repo.AddWorktree(e.Ctx, dir, branch, baseCommit); err != nil {
+		return exitcode.With(exitcode.Usage, err)
+	}
+	undo := func() {
+		e.Repo.RemoveWorktree(e.Ctx, dir, true)
+		e.Repo.DeleteRef(e.Ctx, "refs/heads/"+branch, baseCommit)
+	}
+	if err := e.setup(cfg, dir); err != nil {
+		undo()
+		return err
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	w := &state.Workflow{Issue: o.Issue, Phase: state.PhaseStarted, Branch: branch, Base: base, BaseCommit: baseCommit,
+		Worktree: dir, Subject: subject, LLD: lld, Context: o.Context, Started: now, Updated: now}
+	err = e.Store.Update(e.Ctx, func(st *state.State) error {
+		if old := st.Workflows[o.Issue]; old != nil && old.Active() {
+			return exitcode.New(exitcode.Usage, "issue %s was started by another command meanwhile: %s", o.Issue, old.Worktree)
+		}
+		if st.Workflows == nil {
+			st.Workflows = map[string]*state.Workflow{}
+		}
+		st.Workflows[o.Issue] = w
+		return nil
+	})
+	if err != nil {
+		undo()
+		return err
+	}
+	e.audit(state.AuditEntry{Command: "tdd start", Issue: o.Issue, Path: dir, Parent: baseCommit, Outcome: "started", Detail: branch + " from " + base})
+	fmt.Fprintf(e.Err, "git-tdd: started #%s on %s from %s (%s)\n", o.Issue, branch, base, short(baseCommit))
+	fmt.Fprintf(e.Err, "git-tdd: write failing tests there, then run: git tdd red\n")
+	fmt.Fprintln(e.Out, dir)
+	return nil
+}
+
+// base resolves the branch to start from: --base, or the branch checked out here.
+func (e *Env) base(name string) (string, string, error) {
+	if name == "" {
+		full, err := e.Repo.Branch(e.Ctx)
+		if err != nil {
+			return "", "", err
+		}
+		if full == "" {
+			return "", "", exitcode.New(exitcode.Usage, "HEAD is detached: name the branch to start from with --base")
+		}
+		name = strings.TrimPrefix(full, "refs/heads/")
+	}
+	name = strings.TrimPrefix(name, "refs/heads/")
+	commit, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+name)
+	if err != nil {
+		return "", "", exitcode.New(exitcode.Usage, "the base must be a local branch, and %q is not one", name)
+	}
+	return name, commit, nil
+}
+
+// checkContext applies the context rules (DESIGN §6) to --context and --lld.
+func (e *Env) checkContext(cfg *config.Config, o StartOptions) (lld, subject string, err error) {
+	paths := append([]string{}, o.Context...)
+	if o.LLD != "" {
+		paths = append(paths, o.LLD)
+	}
+	if len(paths) == 0 {
+		return "", o.Subject, nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", "", err
+	}
+	res := contextcheck.Check(e.Repo.Top, cwd, paths, contextcheck.Limits{MaxFileBytes: cfg.Context.MaxFileBytes,
+		MaxTokens: cfg.Context.MaxTokens, SecretPatterns: cfg.Context.SecretPatterns}, o.Count)
+	if !res.OK() {
+		var lines []string
+		for _, p := range res.Problems {
+			if p.Path == "" {
+				lines = append(lines, "  "+p.Reason)
+			} else {
+				lines = append(lines, fmt.Sprintf("  %s: %s", p.Path, p.Reason))
+			}
+		}
+		return "", "", exitcode.New(exitcode.Usage, "the context is refused; nothing was started").WithDetail(lines...)
+	}
+	subject = o.Subject
+	if o.LLD != "" {
+		f := res.Files[len(res.Files)-1]
+		lld = f.Path
+		if subject == "" {
+			subject = Title(f.Content)
+		}
+	}
+	return lld, subject, nil
+}
+
+// Title is the first heading of a markdown document, without "#".
+func Title(doc string) string {
+	sc := bufio.NewScanner(strings.NewReader(doc))
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); strings.HasPrefix(line, "#") {
+			return strings.TrimSpace(strings.TrimLeft(line, "#"))
+		}
+	}
+	return ""
+}
+
+// worktreeDir is --dir, or [worktree] dir next to the main worktree.
+func (e *Env) worktreeDir(cfg *config.Config, o StartOptions) (string, error) {
+	dir := o.Dir
+	if dir == "" {
+		main := e.Repo.Top
+		if wts, err := e.Repo.Worktrees(e.Ctx); err == nil && len(wts) > 0 && !wts[0].Bare {
+			main = wts[0].Path
+		}
+		dir = strings.NewReplacer("{repo}", filepath.Base(main), "{issue}", o.Issue).Replace(cfg.Worktree.Dir)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(main, dir)
+		}
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return "", exitcode.New(exitcode.Usage, "%s exists and is not empty", dir).WithHint("give another place with --dir")
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", exitcode.With(exitcode.Usage, err)
+	}
+	return dir, nil
+}
+
+// setup runs [worktree] setup in the new worktree; any failure stops the start.
+func (e *Env) setup(cfg *config.Config, dir string) error {
+	for _, argv := range cfg.Worktree.Setup {
+		fmt.Fprintf(e.Err, "git-tdd: setup: %s\n", strings.Join(argv, " "))
+		cmd := exec.CommandContext(e.Ctx, argv[0], argv[1:]...)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, e.Err, e.Err
+		cmd.WaitDelay = 5 * time.Second
+		if err := cmd.Run(); err != nil {
+			return exitcode.New(exitcode.Escalate, "the setup command %q failed: %v; nothing was started", strings.Join(argv, " "), err)
+		}
+	}
+	return nil
+}

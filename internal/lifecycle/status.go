@@ -1,0 +1,158 @@
+package lifecycle
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/state"
+)
+
+// Status is a workflow as status --json and list --json print it.
+type Status struct {
+	Issue      string    `json:"issue"`
+	Phase      string    `json:"phase"`
+	Branch     string    `json:"branch"`
+	Base       string    `json:"base"`
+	BaseCommit string    `json:"base_commit"`
+	Worktree   string    `json:"worktree"`
+	Subject    string    `json:"subject"`
+	Red        RedJSON   `json:"red"`
+	Green      GreenJSON `json:"green"`
+	Attempts   Attempts  `json:"attempts"`
+	Started    time.Time `json:"started"`
+	Updated    time.Time `json:"updated"`
+	Merged     string    `json:"merged,omitempty"`
+	Backup     string    `json:"backup,omitempty"`
+}
+
+// RedJSON is the red of a Status.
+type RedJSON struct {
+	Commit  string   `json:"commit"`
+	Failing []string `json:"failing"`
+}
+
+// GreenJSON is the green of a Status.
+type GreenJSON struct {
+	Commit string `json:"commit"`
+}
+
+// Attempts are the failed gate runs of a Status.
+type Attempts struct {
+	Red   int `json:"red"`
+	Green int `json:"green"`
+}
+
+// StatusOf converts a workflow.
+func StatusOf(w *state.Workflow) Status {
+	failing := w.Red.Failing
+	if failing == nil {
+		failing = []string{}
+	}
+	return Status{Issue: w.Issue, Phase: w.Phase, Branch: w.Branch, Base: w.Base, BaseCommit: w.BaseCommit,
+		Worktree: w.Worktree, Subject: w.Subject, Red: RedJSON{w.Red.Commit, failing}, Green: GreenJSON{w.Green.Commit},
+		Attempts: Attempts{w.Attempts.Red, w.Attempts.Green}, Started: w.Started, Updated: w.Updated, Merged: w.Merged, Backup: w.Backup}
+}
+
+// ShowStatus prints one workflow: the one named, or the one this worktree holds.
+func (e *Env) ShowStatus(issue string, asJSON bool) error {
+	w, _, err := e.Find(issue)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e.Out, StatusOf(w))
+	}
+	printStatus(e.Out, w)
+	return nil
+}
+
+// List prints every workflow.
+func (e *Env) List(asJSON bool) error {
+	st, err := e.Store.Load()
+	if err != nil {
+		return exitcode.Wrap(exitcode.Usage, err)
+	}
+	ws := st.SortedWorkflows()
+	if asJSON {
+		out := make([]Status, len(ws))
+		for i, w := range ws {
+			out[i] = StatusOf(w)
+		}
+		return writeJSON(e.Out, out)
+	}
+	if len(ws) == 0 {
+		fmt.Fprintln(e.Out, "No workflows; start one with: git tdd start <issue>")
+	}
+	for _, w := range ws {
+		fmt.Fprintf(e.Out, "#%-8s %-8s %-24s %s\n", w.Issue, w.Phase, w.Branch, w.Worktree)
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func printStatus(out io.Writer, w *state.Workflow) {
+	fmt.Fprintf(out, "#%s  %s  %s from %s (%s)\n", w.Issue, w.Phase, w.Branch, w.Base, short(w.BaseCommit))
+	if w.Subject != "" {
+		fmt.Fprintf(out, "  subject   %s\n", w.Subject)
+	}
+	fmt.Fprintf(out, "  worktree  %s\n", w.Worktree)
+	if w.Red.Commit != "" {
+		fmt.Fprintf(out, "  red       %s, %d failing: %s\n", short(w.Red.Commit), len(w.Red.Failing), strings.Join(w.Red.Failing, ", "))
+	}
+	if w.Green.Commit != "" {
+		fmt.Fprintf(out, "  green     %s\n", short(w.Green.Commit))
+	}
+	if w.Attempts.Red+w.Attempts.Green > 0 {
+		fmt.Fprintf(out, "  attempts  red %d, green %d (since the last success)\n", w.Attempts.Red, w.Attempts.Green)
+	}
+	fmt.Fprintf(out, "  next      %s\n", next(w))
+}
+
+func next(w *state.Workflow) string {
+	switch w.Phase {
+	case state.PhaseStarted:
+		return "write failing tests, then: git tdd red"
+	case state.PhaseRed:
+		return "make them pass, then: git tdd green"
+	case state.PhaseGreen:
+		return "refactor and run git tdd green again, or: git tdd merge " + w.Issue
+	case state.PhaseMerged:
+		return "nothing: merged as " + short(w.Merged)
+	case state.PhaseAborted:
+		if w.Backup != "" {
+			return "nothing: aborted; saved as " + w.Backup
+		}
+		return "nothing: aborted"
+	}
+	return ""
+}
+
+// Lint runs [lint] command in the workflow's worktree.
+func (e *Env) Lint(issue string) error {
+	w, err := e.active(issue)
+	if err != nil {
+		return err
+	}
+	cfg, err := e.Config(w.BaseCommit)
+	if err != nil {
+		return err
+	}
+	if len(cfg.Lint.Command) == 0 {
+		fmt.Fprintln(e.Out, "No [lint] command is configured in .git-tdd.toml; nothing to run.")
+		return nil
+	}
+	if err := e.lint(cfg, w.Worktree); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.Out, "lint: passes")
+	return nil
+}

@@ -1,0 +1,18 @@
+package tdd
+
+import "github.com/git-tdd/git-tdd/internal/cmdline"
+
+// MergeCmd merges a green workflow after a human approves.
+type MergeCmd struct {
+	issueArg
+	Auto bool `help:"Unattended run: never prompts, so the merge fails closed with exit 3 (also GIT_TDD_AUTO=1)."`
+}
+
+// Run reviews and merges.
+func (c *MergeCmd) Run(env *cmdline.Env) error {
+	l, err := lifecycleEnv(env)
+	if err != nil {
+		return err
+	}
+	return l.Merge(c.Issue, c.Auto)
+}

@@ -1,0 +1,25 @@
+package tdd
+
+import (
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/lifecycle"
+)
+
+// StartCmd begins an issue's workflow.
+type StartCmd struct {
+	Issue   string   `arg:"" help:"The issue, like 87 or PROJ-12."`
+	Base    string   `placeholder:"BRANCH" help:"The branch to start from and merge into (default: the current branch)."`
+	LLD     string   `name:"lld" placeholder:"FILE" help:"The design document of the issue."`
+	Context []string `placeholder:"PATH" help:"Files an agent will be given as context; checked like git tdd context."`
+	Dir     string   `placeholder:"DIR" help:"Where to create the worktree (default: [worktree] dir, ../<repo>-issue-<issue>)."`
+	Subject string   `placeholder:"TEXT" help:"The subject of the merge commit (default: the LLD's title)."`
+}
+
+// Run creates the branch and the worktree and prints the worktree's path.
+func (c *StartCmd) Run(env *cmdline.Env) error {
+	l, err := lifecycleEnv(env)
+	if err != nil {
+		return err
+	}
+	return l.Start(lifecycle.StartOptions{Issue: c.Issue, Base: c.Base, LLD: c.LLD, Context: c.Context, Dir: c.Dir, Subject: c.Subject})
+}
