@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -49,12 +50,26 @@ func TestScripts(t *testing.T) {
 			"bigline":       cmdBigLine,
 			"capture":       cmdCapture,
 		},
+		// [env:NAME] holds when NAME is set: scripts that need pytest skip without
+		// it, unless GIT_TDD_REQUIRE_PYTEST is set (as CI does).
 		Condition: func(cond string) (bool, error) {
-			_, err := exec.LookPath(cond)
-			return err == nil, nil
+			if name, ok := strings.CutPrefix(cond, "env:"); ok {
+				return os.Getenv(name) != "", nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
 }
+
+// goCache is the host's build cache, so that scripts that run go test do not
+// rebuild the standard library under their own HOME.
+var goCache = sync.OnceValue(func() string {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})
 
 func setupGit(env *testscript.Env) error {
 	home := filepath.Join(env.WorkDir, ".home")
@@ -72,6 +87,9 @@ func setupGit(env *testscript.Env) error {
 		"TERM": "xterm", "LC_ALL": "C.UTF-8",
 	} {
 		env.Setenv(k, v)
+	}
+	if c := goCache(); c != "" {
+		env.Setenv("GOCACHE", c)
 	}
 	return nil
 }

@@ -148,7 +148,8 @@ func (r *Repo) output(ctx context.Context, args ...string) ([]byte, error) {
 	return r.outputIn(ctx, nil, args...)
 }
 
-// outputIn runs git with stdin and returns its standard output.
+// outputIn runs git with stdin and returns its standard output; on failure the
+// output git wrote is returned too, with the error.
 func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
 	cmd, err := r.command(ctx, args...)
 	if err != nil {
@@ -161,7 +162,7 @@ func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]by
 	}
 	defer trace(time.Now(), args)
 	if err := cmd.Run(); err != nil {
-		return nil, commandError(ctx, args, err, stderr.String())
+		return stdout.Bytes(), commandError(ctx, args, err, stderr.String())
 	}
 	return stdout.Bytes(), nil
 }
