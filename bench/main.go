@@ -27,6 +27,7 @@ var benches = []bench{
 	{"report", benchReport},
 	{"memory", benchMemory},
 	{"hooks", benchHooks},
+	{"tdd", benchTDD},
 }
 
 type runner struct {

@@ -128,10 +128,20 @@ func sentence(s string) string {
 	return s
 }
 
-// esc makes text safe for troff: backslashes, and a leading dot or quote.
+// esc makes text safe for troff: backslashes, hyphens, characters beyond ASCII
+// (as \[uXXXX]), and a leading dot or quote.
 func esc(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\e`)
 	s = strings.ReplaceAll(s, "-", `\-`)
+	var b strings.Builder
+	for _, r := range s {
+		if r > 127 {
+			fmt.Fprintf(&b, `\[u%04X]`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	s = b.String()
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(l, ".") || strings.HasPrefix(l, "'") {

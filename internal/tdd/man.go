@@ -16,9 +16,27 @@ func ManPage(w io.Writer) error {
 	return manpage.Render(w, manpage.Page{
 		Name: "git-tdd", Usage: "git tdd", Title: "an issue-anchored TDD lifecycle that git enforces",
 		Version: "git-tdd toolkit", Model: k.Model,
-		Synopsis:    []string{"git tdd <command> [flags]"},
-		Description: description,
+		Synopsis: []string{
+			"git tdd start ISSUE [--base BRANCH] [--lld FILE] [--context PATH...] [--dir DIR]",
+			"git tdd status [ISSUE] [--json]",
+			"git tdd list [--json]",
+			"git tdd red [ISSUE]",
+			"git tdd green [ISSUE]",
+			"git tdd lint [ISSUE]",
+			"git tdd merge [ISSUE] [--auto]",
+			"git tdd abort [ISSUE] [--force]",
+		},
+		Description: description + `
+
+Inside a workflow's worktree the issue is inferred; elsewhere it is named.`,
 		Sections: []manpage.Section{
+			{Title: "THE GATES", Body: `red runs the tests and routes by pytest's exit code and its per-test results: exit 1 with a test of a file added or changed on the branch failing by assertion is a red (the failing ids and a sha256 of every test file are recorded, and everything is committed as test(#N): red — K failing with the trailers TDD-Phase: red and TDD-Failing); exit 0 is "Tests passed prematurely. Write failing tests first." (exit 1); failures only in untouched files, only errors, or only hollow tests (assert False, pytest.fail(), raise NotImplementedError, a skip) are not a red (exit 1); exit 4 or 5 is a broken scaffold (exit 1, and exit 4 after [test] max_retries attempts); exit 2 or 3 or the timeout escalate (exit 4), quoting the collection error.
+
+green needs a red. A test file recorded at red that changed or disappeared refuses it (exit 1, naming it; run red again to change the tests). Every red id must be present and pass, not be skipped. Then the implementation is committed as feat(#N): green — K passing with TDD-Phase: green. Still failing is exit 1 with attempt k of 3; the third failure is exit 4. After green, green again commits refactoring.
+
+merge needs a green and a human on the terminal. It re-runs the tests and [lint] command, merges in memory, shows the diff-gate review of the whole branch against the base's tip, and asks: Type APPROVE to merge #N into BASE, REJECT to keep working, or ABORT to discard. APPROVE writes Merge #N: SUBJECT with TDD-Issue and Diffgate-Approved trailers, moves the base (a fast-forward of its checkout, or a checked ref update), removes the worktree and deletes the branch. Uncommitted changes in any checkout, or a conflict with a base that moved on, stop it before anything changes.
+
+abort saves uncommitted work and unmerged commits under refs/tdd/backup/ISSUE-TIME, prints the ref, and removes the worktree and the branch; discarding them needs ABORT typed on the terminal, or --force.`},
 			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
 			{Title: "FILES", Body: `.git-tdd.toml at the top of the repository configures the test command, the worktrees, the thresholds and the agent; every key is optional and an unknown key is an error naming the file and line.
 
