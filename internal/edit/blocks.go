@@ -1,0 +1,188 @@
+package edit
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Block is one FIND/REPLACE change.
+type Block struct {
+	Index       int    // 1-based, in the order given
+	Description string // the seed's "### CHANGE n: description"
+	File        string // the file it names, or "" for the default one
+	Find        []string
+	Replace     []string
+	Line        int    // where it starts in the input
+	Format      string // "seed" or "aider"
+}
+
+// ParseError is malformed input, with the line it was found at.
+type ParseError struct {
+	Line int
+	Msg  string
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+var (
+	changeRe   = regexp.MustCompile(`^#{2,4}\s*CHANGE\s*\d*\s*:?\s*(.*)$`)
+	fileRe     = regexp.MustCompile(`^#{2,4}\s*FILE\s*:\s*(.+?)\s*$`)
+	findRe     = regexp.MustCompile(`(?i)^\s*\**\s*FIND\s*:?\s*\**\s*$`)
+	replaceRe  = regexp.MustCompile(`(?i)^\s*\**\s*REPLACE(\s+WITH)?\s*:?\s*\**\s*$`)
+	fenceRe    = regexp.MustCompile("^(\\s*)(`{3,}|~{3,})(.*)$")
+	searchRe   = regexp.MustCompile(`^<{5,9}\s*SEARCH\s*$`)
+	dividerRe  = regexp.MustCompile(`^={5,9}\s*$`)
+	replaceEnd = regexp.MustCompile(`^>{5,9}\s*REPLACE\s*$`)
+)
+
+// ParseBlocks reads edit blocks in the seed's format (### CHANGE n: / FIND: /
+// REPLACE WITH: with fenced blocks) and in aider's (<<<<<<< SEARCH / ======= /
+// >>>>>>> REPLACE, fenced or not). A file name on the line before an aider block
+// (or its fence), or a "### FILE: <path>" line, picks the file for the blocks
+// that follow.
+func ParseBlocks(input string) ([]Block, error) {
+	lines := strings.Split(strings.ReplaceAll(input, "\r\n", "\n"), "\n")
+	p := &blockParser{lines: lines}
+	for p.i < len(lines) {
+		if err := p.next(); err != nil {
+			return nil, err
+		}
+	}
+	if len(p.blocks) == 0 {
+		return nil, &ParseError{1, "no edit blocks found: expected ### CHANGE n: with FIND: and REPLACE WITH:, or <<<<<<< SEARCH / ======= / >>>>>>> REPLACE"}
+	}
+	return p.blocks, nil
+}
+
+type blockParser struct {
+	lines  []string
+	i      int
+	file   string // the current file
+	desc   string
+	blocks []Block
+}
+
+func (p *blockParser) next() error {
+	line := p.lines[p.i]
+	trimmed := strings.TrimSpace(line)
+	switch {
+	case fileRe.MatchString(trimmed):
+		p.file = fileRe.FindStringSubmatch(trimmed)[1]
+		p.i++
+	case changeRe.MatchString(trimmed):
+		p.desc = strings.TrimSpace(changeRe.FindStringSubmatch(trimmed)[1])
+		p.i++
+	case findRe.MatchString(line):
+		return p.seedBlock()
+	case replaceRe.MatchString(line):
+		return &ParseError{p.i + 1, "REPLACE WITH: without a FIND: before it"}
+	case searchRe.MatchString(trimmed):
+		return p.aiderBlock()
+	case dividerRe.MatchString(trimmed) || replaceEnd.MatchString(trimmed):
+		return &ParseError{p.i + 1, fmt.Sprintf("%q without a <<<<<<< SEARCH before it", trimmed)}
+	default:
+		p.maybeFileName(trimmed)
+		p.i++
+	}
+	return nil
+}
+
+// maybeFileName remembers a line that looks like a path: aider writes the file
+// name on the line before a block's fence.
+func (p *blockParser) maybeFileName(s string) {
+	if s == "" || fenceRe.MatchString(s) {
+		return
+	}
+	if j := p.i + 1; j < len(p.lines) {
+		nxt := strings.TrimSpace(p.lines[j])
+		if fenceRe.MatchString(nxt) && j+1 < len(p.lines) && searchRe.MatchString(strings.TrimSpace(p.lines[j+1])) || searchRe.MatchString(nxt) {
+			p.file = strings.Trim(s, "`*: ")
+		}
+	}
+}
+
+func (p *blockParser) seedBlock() error {
+	start := p.i + 1
+	p.i++
+	find, err := p.fenced("FIND:")
+	if err != nil {
+		return err
+	}
+	for p.i < len(p.lines) && strings.TrimSpace(p.lines[p.i]) == "" {
+		p.i++
+	}
+	if p.i >= len(p.lines) || !replaceRe.MatchString(p.lines[p.i]) {
+		return &ParseError{start, "FIND: without a REPLACE WITH: after its block"}
+	}
+	p.i++
+	repl, err := p.fenced("REPLACE WITH:")
+	if err != nil {
+		return err
+	}
+	p.add(Block{Description: p.desc, Find: find, Replace: repl, Line: start, Format: "seed"})
+	p.desc = ""
+	return nil
+}
+
+// fenced reads the fenced block that follows a label; the closing fence is the
+// same character, at least as long as the opening one.
+func (p *blockParser) fenced(label string) ([]string, error) {
+	for p.i < len(p.lines) && strings.TrimSpace(p.lines[p.i]) == "" {
+		p.i++
+	}
+	if p.i >= len(p.lines) {
+		return nil, &ParseError{p.i, label + " without a fenced block after it"}
+	}
+	m := fenceRe.FindStringSubmatch(p.lines[p.i])
+	if m == nil {
+		return nil, &ParseError{p.i + 1, label + " must be followed by a fenced block (```)"}
+	}
+	open := m[2]
+	start := p.i + 1
+	p.i++
+	var out []string
+	for ; p.i < len(p.lines); p.i++ {
+		t := strings.TrimSpace(p.lines[p.i])
+		if strings.HasPrefix(t, open[:1]) && strings.Trim(t, open[:1]) == "" && len(t) >= len(open) {
+			p.i++
+			return out, nil
+		}
+		out = append(out, p.lines[p.i])
+	}
+	return nil, &ParseError{start, "the fenced block of " + label + " is not closed"}
+}
+
+func (p *blockParser) aiderBlock() error {
+	start := p.i + 1
+	p.i++
+	var find, repl []string
+	for ; p.i < len(p.lines) && !dividerRe.MatchString(strings.TrimSpace(p.lines[p.i])); p.i++ {
+		if searchRe.MatchString(strings.TrimSpace(p.lines[p.i])) || replaceEnd.MatchString(strings.TrimSpace(p.lines[p.i])) {
+			return &ParseError{p.i + 1, "a SEARCH block without its ======= divider"}
+		}
+		find = append(find, p.lines[p.i])
+	}
+	if p.i >= len(p.lines) {
+		return &ParseError{start, "<<<<<<< SEARCH without ======="}
+	}
+	p.i++
+	for ; p.i < len(p.lines) && !replaceEnd.MatchString(strings.TrimSpace(p.lines[p.i])); p.i++ {
+		if searchRe.MatchString(strings.TrimSpace(p.lines[p.i])) || dividerRe.MatchString(strings.TrimSpace(p.lines[p.i])) {
+			return &ParseError{p.i + 1, "a REPLACE block without its >>>>>>> REPLACE end"}
+		}
+		repl = append(repl, p.lines[p.i])
+	}
+	if p.i >= len(p.lines) {
+		return &ParseError{start, "<<<<<<< SEARCH without >>>>>>> REPLACE"}
+	}
+	p.i++
+	p.add(Block{Find: find, Replace: repl, Line: start, Format: "aider"})
+	return nil
+}
+
+func (p *blockParser) add(b Block) {
+	b.Index = len(p.blocks) + 1
+	b.File = p.file
+	p.blocks = append(p.blocks, b)
+}

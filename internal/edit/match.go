@@ -1,0 +1,188 @@
+package edit
+
+import (
+	"strings"
+)
+
+// Tier is how loosely a block matched.
+type Tier string
+
+// The matching tiers, strictest first. Line endings never matter: every tier
+// compares lines without them.
+const (
+	Exact              Tier = "exact"
+	TrailingWhitespace Tier = "trailing-whitespace"
+	Indentation        Tier = "indentation"
+	BlankLines         Tier = "blank-lines"
+)
+
+var tiers = []Tier{Exact, TrailingWhitespace, Indentation, BlankLines}
+
+// Match is where a block's FIND lines were found: file lines [Start, End).
+type Match struct {
+	Start, End int
+	Tier       Tier
+	// reindent turns the block's REPLACE lines into the file's indentation
+	// (the indentation tier); nil keeps them as written.
+	reindent func([]string) []string
+}
+
+// Find returns the matches of find in lines in the strictest tier that has any:
+// the tolerant tiers are tried only when nothing matched exactly.
+func Find(lines, find []string) []Match {
+	if len(find) == 0 {
+		return nil
+	}
+	for _, t := range tiers {
+		if ms := findIn(lines, find, t); len(ms) > 0 {
+			return ms
+		}
+	}
+	return nil
+}
+
+func findIn(lines, find []string, t Tier) []Match {
+	var out []Match
+	switch t {
+	case BlankLines:
+		return findIgnoringBlank(lines, find)
+	}
+	for i := 0; i+len(find) <= len(lines); i++ {
+		window := lines[i : i+len(find)]
+		switch t {
+		case Exact:
+			if equal(window, find, func(s string) string { return s }) {
+				out = append(out, Match{Start: i, End: i + len(find), Tier: t})
+			}
+		case TrailingWhitespace:
+			if equal(window, find, trimRight) {
+				out = append(out, Match{Start: i, End: i + len(find), Tier: t})
+			}
+		case Indentation:
+			if re, ok := shifted(window, find); ok {
+				out = append(out, Match{Start: i, End: i + len(find), Tier: t, reindent: re})
+			}
+		}
+	}
+	return out
+}
+
+func equal(a, b []string, norm func(string) string) bool {
+	for i := range a {
+		if norm(a[i]) != norm(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func trimRight(s string) string { return strings.TrimRight(s, " \t") }
+
+// findIgnoringBlank matches the non-blank lines of find against the file's
+// non-blank lines (trailing whitespace ignored); the match spans from the first
+// to the last matched line.
+func findIgnoringBlank(lines, find []string) []Match {
+	var want []string
+	for _, f := range find {
+		if trimRight(f) != "" {
+			want = append(want, trimRight(f))
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	var out []Match
+	for i := range lines {
+		if trimRight(lines[i]) != want[0] {
+			continue
+		}
+		j, k := i, 0
+		for j < len(lines) && k < len(want) {
+			switch {
+			case trimRight(lines[j]) == "":
+				j++
+			case trimRight(lines[j]) == want[k]:
+				j, k = j+1, k+1
+			default:
+				j = len(lines) + 1
+			}
+		}
+		if k == len(want) {
+			out = append(out, Match{Start: i, End: j, Tier: BlankLines})
+		}
+	}
+	return out
+}
+
+// shifted reports whether window is find with its indentation shifted by one
+// consistent amount (tabs and spaces compared by width), and returns how to shift
+// the replacement the same way, in the file's own indentation characters.
+func shifted(window, find []string) (func([]string) []string, bool) {
+	delta, set := 0, false
+	blankOnly := true
+	for i := range find {
+		f, w := trimRight(find[i]), trimRight(window[i])
+		if f == "" && w == "" {
+			continue
+		}
+		if (f == "") != (w == "") || strings.TrimLeft(f, " \t") != strings.TrimLeft(w, " \t") {
+			return nil, false
+		}
+		blankOnly = false
+		d := width(indentOf(w)) - width(indentOf(f))
+		if !set {
+			delta, set = d, true
+		} else if d != delta {
+			return nil, false
+		}
+	}
+	if blankOnly {
+		return nil, false
+	}
+	unit := indentUnit(window)
+	return func(repl []string) []string {
+		out := make([]string, len(repl))
+		for i, r := range repl {
+			if trimRight(r) == "" {
+				out[i] = ""
+				continue
+			}
+			w := max(width(indentOf(r))+delta, 0)
+			out[i] = render(w, unit) + strings.TrimLeft(r, " \t")
+		}
+		return out
+	}, true
+}
+
+const tabWidth = 4
+
+func indentOf(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
+
+func width(indent string) int {
+	n := 0
+	for _, c := range indent {
+		if c == '\t' {
+			n += tabWidth
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// indentUnit is "\t" when the region is indented with tabs, else " ".
+func indentUnit(lines []string) string {
+	for _, l := range lines {
+		if strings.HasPrefix(l, "\t") {
+			return "\t"
+		}
+	}
+	return " "
+}
+
+func render(w int, unit string) string {
+	if unit == "\t" {
+		return strings.Repeat("\t", w/tabWidth) + strings.Repeat(" ", w%tabWidth)
+	}
+	return strings.Repeat(" ", w)
+}
