@@ -1,0 +1,71 @@
+package edit
+
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// The write strategies of git tdd write (seed 001).
+const (
+	Append  = "append"
+	Insert  = "insert"
+	Extend  = "extend"
+	Replace = "replace"
+)
+
+// Merge combines a file's existing content with new content. line is where
+// insert puts it (before that 1-based line; one past the end appends). The
+// existing file's BOM and line endings are kept.
+func Merge(name string, existing, incoming []byte, strategy string, line int) ([]byte, error) {
+	switch strategy {
+	case Replace:
+		return incoming, nil
+	case Append:
+		t := Parse(existing)
+		return splice(t, len(t.Lines), incoming), nil
+	case Insert:
+		t := Parse(existing)
+		if line < 1 || line > len(t.Lines)+1 {
+			return nil, fmt.Errorf("insert before line %d: the file has %d lines (give 1 to %d)", line, len(t.Lines), len(t.Lines)+1)
+		}
+		return splice(t, line-1, incoming), nil
+	case Extend:
+		return extend(name, existing, incoming)
+	}
+	return nil, fmt.Errorf("unknown strategy %q: use append, insert, extend or replace", strategy)
+}
+
+// splice inserts incoming's lines before line at.
+func splice(t *Text, at int, incoming []byte) []byte {
+	in := Parse(incoming)
+	lines := in.Strings()
+	t.Splice(at, at, lines)
+	if at+len(lines) == len(t.Lines) && len(in.Lines) > 0 && in.Lines[len(in.Lines)-1].EOL != "" {
+		t.Lines[len(t.Lines)-1].EOL = t.EOL() // appended text that ends with a newline keeps it
+	}
+	return t.Bytes()
+}
+
+func extend(name string, existing, incoming []byte) ([]byte, error) {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".py", ".pyi":
+		t := Parse(existing)
+		out, err := extendPython(t.Strings(), SplitLines(string(incoming)))
+		if err != nil {
+			return nil, err
+		}
+		if err := CheckPython(out); err != nil {
+			return nil, fmt.Errorf("the extended file would not parse: %w", err)
+		}
+		res := &Text{BOM: t.BOM}
+		eol := t.EOL()
+		for _, l := range out {
+			res.Lines = append(res.Lines, Line{S: l, EOL: eol})
+		}
+		return res.Bytes(), nil
+	case ".go":
+		return extendGo(existing, incoming)
+	}
+	return nil, fmt.Errorf("extend merges classes of Python files and declarations of Go files, and %s is neither; choose append, insert or replace", name)
+}
