@@ -3,6 +3,8 @@ package edit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // The codes of an outcome, stable for --json.
@@ -104,6 +106,11 @@ func overlaps(m Match, s span) bool {
 // notFound describes the closest region of the file and its first difference.
 func notFound(lines, find []string) Outcome {
 	o := Outcome{Code: NotFound, Message: "the FIND text is not in the file"}
+	var block strings.Builder
+	block.WriteString("FIND:\n")
+	for _, f := range find {
+		fmt.Fprintf(&block, "       | %s\n", f)
+	}
 	best, bestScore := -1, 0
 	for i := 0; i < len(lines); i++ {
 		score := 0
@@ -117,22 +124,22 @@ func notFound(lines, find []string) Outcome {
 		}
 	}
 	if best < 0 {
-		o.Detail = "nothing in the file resembles it"
+		o.Detail = block.String() + "nothing in the file resembles it"
 		return o
 	}
 	end := min(best+len(find), len(lines))
-	var d strings.Builder
-	fmt.Fprintf(&d, "the closest region is lines %d–%d:\n", best+1, end)
+	d := &block
+	fmt.Fprintf(d, "the closest region is lines %d–%d:\n", best+1, end)
 	for i := best; i < end; i++ {
-		fmt.Fprintf(&d, "  %4d | %s\n", i+1, lines[i])
+		fmt.Fprintf(d, "  %4d | %s\n", i+1, lines[i])
 	}
 	for j := 0; j < len(find); j++ {
 		if best+j >= len(lines) {
-			fmt.Fprintf(&d, "the file ends before the block's line %d: %q", j+1, find[j])
+			fmt.Fprintf(d, "the file ends before the block's line %d: %q", j+1, find[j])
 			break
 		}
 		if lines[best+j] != find[j] {
-			fmt.Fprintf(&d, "first difference at line %d: the file has %q, the block has %q", best+j+1, lines[best+j], find[j])
+			fmt.Fprintf(d, "first difference at line %d: the file has %q, the block has %q", best+j+1, lines[best+j], find[j])
 			break
 		}
 	}
@@ -151,11 +158,11 @@ func ambiguous(lines []string, ms []Match, n int) Outcome {
 	o.Message = fmt.Sprintf("the FIND text matches %d places (%s match), at lines %s; nothing was applied", len(ms), ms[0].Tier, strings.Join(at, ", "))
 	for k := 1; k <= 5; k++ {
 		if unique(ms, func(m Match) string { return context(lines, m.Start-k, m.Start) }) {
-			o.Detail = fmt.Sprintf("include the %s before the FIND text to make it unique:%s", plural(k, "line"), listContext(lines, ms, func(m Match) (int, int) { return m.Start - k, m.Start }))
+			o.Detail = fmt.Sprintf("include the %s before the FIND text to make it unique:%s", term.Count(k, "line", "lines"), listContext(lines, ms, func(m Match) (int, int) { return m.Start - k, m.Start }))
 			return o
 		}
 		if unique(ms, func(m Match) string { return context(lines, m.End, m.End+k) }) {
-			o.Detail = fmt.Sprintf("include the %s after the FIND text to make it unique:%s", plural(k, "line"), listContext(lines, ms, func(m Match) (int, int) { return m.End, m.End + k }))
+			o.Detail = fmt.Sprintf("include the %s after the FIND text to make it unique:%s", term.Count(k, "line", "lines"), listContext(lines, ms, func(m Match) (int, int) { return m.End, m.End + k }))
 			return o
 		}
 	}
@@ -192,11 +199,4 @@ func listContext(lines []string, ms []Match, r func(Match) (int, int)) string {
 		}
 	}
 	return b.String()
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

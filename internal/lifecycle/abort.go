@@ -77,7 +77,7 @@ func (e *Env) wouldLose(w *state.Workflow) ([]string, error) {
 			return nil, err
 		}
 		if n > 0 {
-			lose = append(lose, plural(n, "unmerged commit", "unmerged commits"))
+			lose = append(lose, term.Count(n, "unmerged commit", "unmerged commits"))
 		}
 	}
 	if _, err := os.Stat(w.Worktree); err == nil {
@@ -86,7 +86,7 @@ func (e *Env) wouldLose(w *state.Workflow) ([]string, error) {
 			return nil, err
 		}
 		if len(dirty) > 0 {
-			lose = append(lose, plural(len(dirty), "uncommitted change", "uncommitted changes"))
+			lose = append(lose, term.Count(len(dirty), "uncommitted change", "uncommitted changes"))
 		}
 	}
 	return lose, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/runner"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // Verdict is what a gate decided.
@@ -69,7 +70,7 @@ func RouteRed(in RedInput) Verdict {
 		if len(in.ChangedTests) == 0 {
 			return Verdict{Code: exitcode.Refused, Kind: KindUnrelated, Message: "the tests fail, but no test file was added or changed on this branch"}
 		}
-		return Verdict{Code: exitcode.OK, Kind: KindRed, Message: "the tests fail, and this branch changed " + plural(len(in.ChangedTests), "test file", "test files")}
+		return Verdict{Code: exitcode.OK, Kind: KindRed, Message: "the tests fail, and this branch changed " + term.Count(len(in.ChangedTests), "test file", "test files")}
 	}
 	var ours, hollow, theirs []string
 	for _, t := range r.With(runner.Failed) {
@@ -84,7 +85,7 @@ func RouteRed(in RedInput) Verdict {
 	}
 	if len(ours) > 0 {
 		return Verdict{Code: exitcode.OK, Kind: KindRed, Failing: ours, List: ours,
-			Message: fmt.Sprintf("%s of this branch %s by assertion", plural(len(ours), "test", "tests"), verb(len(ours), "fails", "fail"))}
+			Message: fmt.Sprintf("%s of this branch %s by assertion", term.Count(len(ours), "test", "tests"), term.Pick(len(ours), "fails", "fail"))}
 	}
 	switch {
 	case len(hollow) > 0:
@@ -146,7 +147,7 @@ func CheckGreen(r *runner.Result, redIDs []string) Verdict {
 	switch {
 	case r.Exit == 0 && len(missing) == 0:
 		return Verdict{Code: exitcode.OK, Kind: KindGreen,
-			Message: fmt.Sprintf("%s %s, the %s of the red among them", plural(passed, "test", "tests"), verb(passed, "passes", "pass"), plural(len(redIDs), "test", "tests"))}
+			Message: fmt.Sprintf("%s %s, the %s of the red among them", term.Count(passed, "test", "tests"), term.Pick(passed, "passes", "pass"), term.Count(len(redIDs), "test", "tests"))}
 	case r.Exit == 4 || r.Exit == 5:
 		return Verdict{Code: exitcode.Refused, Kind: KindFailing, Message: "the tests do not run (" + pytestMeaning(r.Exit) + ")"}
 	case len(missing) > 0 && len(failing) == 0:
@@ -204,18 +205,4 @@ func idsOf(ts []runner.Test) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-func verb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -95,8 +95,8 @@ func (pr *Printer) Stat(rep *analysis.Report) {
 		fmt.Fprintln(pr.W, line)
 	}
 	s := rep.Summary
-	fmt.Fprintf(pr.W, " %d %s changed, %d %s(+), %d %s(-)\n", s.Files, plural(int64(s.Files), "file", "files"),
-		s.Added, plural(s.Added, "insertion", "insertions"), s.Deleted, plural(s.Deleted, "deletion", "deletions"))
+	fmt.Fprintf(pr.W, " %d %s changed, %d %s(+), %d %s(-)\n", s.Files, term.Pick(int64(s.Files), "file", "files"),
+		s.Added, term.Pick(s.Added, "insertion", "insertions"), s.Deleted, term.Pick(s.Deleted, "deletion", "deletions"))
 }
 
 // Banner lists the flagged files.
@@ -104,8 +104,8 @@ func (pr *Printer) Banner(rep *analysis.Report) {
 	rule := strings.Repeat("=", min(max(pr.Width, 40), 78))
 	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
 	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted or not measurable in lines\n",
-		pr.P.Yellow("WARNING:"), len(rep.Flagged), len(rep.Files), plural(int64(len(rep.Files)), "file", "files"),
-		plural(int64(len(rep.Flagged)), "needs", "need"))
+		pr.P.Yellow("WARNING:"), len(rep.Flagged), len(rep.Files), term.Pick(int64(len(rep.Files)), "file", "files"),
+		term.Pick(int64(len(rep.Flagged)), "needs", "need"))
 	for _, f := range rep.FlaggedFiles() {
 		fmt.Fprintf(pr.W, "  %s\n", pr.headline(f))
 	}
@@ -223,11 +223,4 @@ func scaleBars(add, del, maxChange, width int64) (int, int) {
 		return int(max(n*width/maxChange, 1))
 	}
 	return scale(add), scale(del)
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
