@@ -17,13 +17,21 @@ type Block struct {
 	Format      string // "seed" or "aider"
 }
 
-// ParseError is malformed input, with the line it was found at.
+// ParseError is malformed input, with the line it was found at. Truncated
+// means the input ends inside a block: an agent's answer cut off at its token
+// limit (seed 003 T110), which asking again with fewer blocks can fix.
 type ParseError struct {
-	Line int
-	Msg  string
+	Line      int
+	Msg       string
+	Truncated bool
 }
 
-func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+func (e *ParseError) Error() string {
+	if e.Truncated {
+		return fmt.Sprintf("line %d: %s: the input ends inside a block, as if cut off", e.Line, e.Msg)
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+}
 
 var (
 	changeRe   = regexp.MustCompile(`^#{2,4}\s*CHANGE\s*\d*\s*:?\s*(.*)$`)
@@ -50,7 +58,7 @@ func ParseBlocks(input string) ([]Block, error) {
 		}
 	}
 	if len(p.blocks) == 0 {
-		return nil, &ParseError{1, "no edit blocks found: expected ### CHANGE n: with FIND: and REPLACE WITH:, or <<<<<<< SEARCH / ======= / >>>>>>> REPLACE"}
+		return nil, &ParseError{1, "no edit blocks found: expected ### CHANGE n: with FIND: and REPLACE WITH:, or <<<<<<< SEARCH / ======= / >>>>>>> REPLACE", false}
 	}
 	return p.blocks, nil
 }
@@ -76,11 +84,11 @@ func (p *blockParser) next() error {
 	case findRe.MatchString(line):
 		return p.seedBlock()
 	case replaceRe.MatchString(line):
-		return &ParseError{p.i + 1, "REPLACE WITH: without a FIND: before it"}
+		return &ParseError{p.i + 1, "REPLACE WITH: without a FIND: before it", false}
 	case searchRe.MatchString(trimmed):
 		return p.aiderBlock()
 	case dividerRe.MatchString(trimmed) || replaceEnd.MatchString(trimmed):
-		return &ParseError{p.i + 1, fmt.Sprintf("%q without a <<<<<<< SEARCH before it", trimmed)}
+		return &ParseError{p.i + 1, fmt.Sprintf("%q without a <<<<<<< SEARCH before it", trimmed), false}
 	default:
 		p.maybeFileName(trimmed)
 		p.i++
@@ -113,7 +121,7 @@ func (p *blockParser) seedBlock() error {
 		p.i++
 	}
 	if p.i >= len(p.lines) || !replaceRe.MatchString(p.lines[p.i]) {
-		return &ParseError{start, "FIND: without a REPLACE WITH: after its block"}
+		return &ParseError{start, "FIND: without a REPLACE WITH: after its block", p.i >= len(p.lines)}
 	}
 	p.i++
 	repl, err := p.fenced("REPLACE WITH:")
@@ -132,11 +140,11 @@ func (p *blockParser) fenced(label string) ([]string, error) {
 		p.i++
 	}
 	if p.i >= len(p.lines) {
-		return nil, &ParseError{p.i, label + " without a fenced block after it"}
+		return nil, &ParseError{p.i, label + " without a fenced block after it", true}
 	}
 	m := fenceRe.FindStringSubmatch(p.lines[p.i])
 	if m == nil {
-		return nil, &ParseError{p.i + 1, label + " must be followed by a fenced block (```)"}
+		return nil, &ParseError{p.i + 1, label + " must be followed by a fenced block (```)", false}
 	}
 	open := m[2]
 	start := p.i + 1
@@ -150,7 +158,7 @@ func (p *blockParser) fenced(label string) ([]string, error) {
 		}
 		out = append(out, p.lines[p.i])
 	}
-	return nil, &ParseError{start, "the fenced block of " + label + " is not closed"}
+	return nil, &ParseError{start, "the fenced block of " + label + " is not closed", true}
 }
 
 func (p *blockParser) aiderBlock() error {
@@ -159,22 +167,22 @@ func (p *blockParser) aiderBlock() error {
 	var find, repl []string
 	for ; p.i < len(p.lines) && !dividerRe.MatchString(strings.TrimSpace(p.lines[p.i])); p.i++ {
 		if searchRe.MatchString(strings.TrimSpace(p.lines[p.i])) || replaceEnd.MatchString(strings.TrimSpace(p.lines[p.i])) {
-			return &ParseError{p.i + 1, "a SEARCH block without its ======= divider"}
+			return &ParseError{p.i + 1, "a SEARCH block without its ======= divider", false}
 		}
 		find = append(find, p.lines[p.i])
 	}
 	if p.i >= len(p.lines) {
-		return &ParseError{start, "<<<<<<< SEARCH without ======="}
+		return &ParseError{start, "<<<<<<< SEARCH without =======", true}
 	}
 	p.i++
 	for ; p.i < len(p.lines) && !replaceEnd.MatchString(strings.TrimSpace(p.lines[p.i])); p.i++ {
 		if searchRe.MatchString(strings.TrimSpace(p.lines[p.i])) || dividerRe.MatchString(strings.TrimSpace(p.lines[p.i])) {
-			return &ParseError{p.i + 1, "a REPLACE block without its >>>>>>> REPLACE end"}
+			return &ParseError{p.i + 1, "a REPLACE block without its >>>>>>> REPLACE end", false}
 		}
 		repl = append(repl, p.lines[p.i])
 	}
 	if p.i >= len(p.lines) {
-		return &ParseError{start, "<<<<<<< SEARCH without >>>>>>> REPLACE"}
+		return &ParseError{start, "<<<<<<< SEARCH without >>>>>>> REPLACE", true}
 	}
 	p.i++
 	p.add(Block{Find: find, Replace: repl, Line: start, Format: "aider"})

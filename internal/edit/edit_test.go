@@ -80,6 +80,38 @@ func TestT060ParseMalformed(t *testing.T) {
 	}
 }
 
+// T110: an answer cut off at the agent's token limit ends inside a block; it is
+// told apart from a malformed one, so the caller can ask again instead of
+// reporting a bad format.
+func TestT110DetectTruncation(t *testing.T) {
+	tests := []struct {
+		name, in  string
+		truncated bool
+	}{
+		{"cut inside FIND's fence", "### CHANGE 1: x\nFIND:\n```\ndef a(", true},
+		{"cut after FIND's fence", "### CHANGE 1: x\nFIND:\n```\na\n```\n", true},
+		{"cut after REPLACE WITH:", "FIND:\n```\na\n```\nREPLACE WITH:\n", true},
+		{"cut inside REPLACE's fence", "FIND:\n```\na\n```\nREPLACE WITH:\n```\nb\n", true},
+		{"cut inside SEARCH", "<<<<<<< SEARCH\na\n", true},
+		{"cut inside REPLACE", "<<<<<<< SEARCH\na\n=======\nb\n", true},
+		{"second block cut", "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nc\n=", true},
+		{"REPLACE without fence", "FIND:\n```\na\n```\nREPLACE WITH:\nb\n", false},
+		{"divider alone", "=======\n", false},
+		{"no blocks", "prose\n", false},
+	}
+	for _, tt := range tests {
+		_, err := ParseBlocks(tt.in)
+		pe, ok := err.(*ParseError)
+		if !ok {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if pe.Truncated != tt.truncated {
+			t.Errorf("%s: truncated = %v, want %v (%v)", tt.name, pe.Truncated, tt.truncated, err)
+		}
+	}
+}
+
 func TestParseAider(t *testing.T) {
 	in := "Here are the changes.\n\nm.py\n```python\n<<<<<<< SEARCH\ndef a():\n    pass\n=======\ndef a():\n    return 1\n>>>>>>> REPLACE\n```\n\n" +
 		"<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n\nother/n.py\n<<<<<<< SEARCH\n=======\nnew file\n>>>>>>> REPLACE\n" +
@@ -158,7 +190,7 @@ func TestT100NotFound(t *testing.T) {
 		t.Errorf("%s", o.Detail)
 	}
 	_, o = applyOne(t, file, "nothing like it\n", "x\n")
-	if o.Detail != "nothing in the file resembles it" {
+	if !strings.HasSuffix(o.Detail, "nothing in the file resembles it") || !strings.Contains(o.Detail, "| nothing like it") {
 		t.Errorf("%s", o.Detail)
 	}
 }
