@@ -3,6 +3,7 @@ package tdd
 import (
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/lifecycle"
+	"github.com/git-tdd/git-tdd/internal/tokens"
 )
 
 // StartCmd begins an issue's workflow.
@@ -21,5 +22,5 @@ func (c *StartCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	return l.Start(lifecycle.StartOptions{Issue: c.Issue, Base: c.Base, LLD: c.LLD, Context: c.Context, Dir: c.Dir, Subject: c.Subject})
+	return l.Start(lifecycle.StartOptions{Issue: c.Issue, Base: c.Base, LLD: c.LLD, Context: c.Context, Dir: c.Dir, Subject: c.Subject, Count: tokens.Count})
 }
