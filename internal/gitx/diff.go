@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -190,4 +192,30 @@ func (p *pairing) complete() error {
 		return fmt.Errorf("git listed %d changed files but the patch accounts for %d: refusing to analyse a partial diff", len(p.diffs), p.next)
 	}
 	return nil
+}
+
+// DiffTexts is the unified diff of two versions of a file, named name, made by
+// git diff --no-index with explicit flags so no configuration changes it.
+func (r *Repo) DiffTexts(ctx context.Context, name string, old, next []byte) (string, error) {
+	dir, err := os.MkdirTemp("", "git-tdd-diff-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(dir)
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := os.WriteFile(a, old, 0o600); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(b, next, 0o600); err != nil {
+		return "", err
+	}
+	out, err := r.output(ctx, "diff", "--no-index", "--no-color", "--no-ext-diff", "--no-textconv", "--unified=3",
+		"--src-prefix=a/", "--dst-prefix=b/", "--", a, b)
+	if err != nil && exitCode(err) != 1 { // 1: the texts differ
+		return "", err
+	}
+	// name the file instead of the temp paths
+	s := strings.NewReplacer("a/"+strings.TrimPrefix(a, "/"), "a/"+name, "b/"+strings.TrimPrefix(b, "/"), "b/"+name,
+		"a"+a, "a/"+name, "b"+b, "b/"+name).Replace(string(out))
+	return s, nil
 }

@@ -352,3 +352,28 @@ func TestOpenTopAgreesWithRevParse(t *testing.T) {
 		}
 	})
 }
+
+func TestDiffTexts(t *testing.T) {
+	r := newTestRepo(t)
+	r.git("config", "diff.noprefix", "true")
+	r.git("config", "color.ui", "always")
+	repo, err := Open(context.Background(), r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := repo.DiffTexts(context.Background(), "src/state.py", []byte("a\nb\nc\n"), []byte("a\nB\nc\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"--- a/src/state.py\n", "+++ b/src/state.py\n", "-b\n", "+B\n"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("missing %q in\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "\x1b[") || strings.Contains(d, os.TempDir()) {
+		t.Errorf("colour or temp paths leaked:\n%s", d)
+	}
+	if d, err := repo.DiffTexts(context.Background(), "x", []byte("same\n"), []byte("same\n")); err != nil || d != "" {
+		t.Errorf("identical: %q %v", d, err)
+	}
+}

@@ -1,0 +1,88 @@
+package fsafe
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+func TestTreeWriteAndRead(t *testing.T) {
+	dir := t.TempDir()
+	tr, err := OpenTree(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	if err := tr.Write("src/pkg/new.py", []byte("x = 1\n")); err != nil {
+		t.Fatal(err)
+	}
+	data, mode, ok, err := tr.ReadFile("src/pkg/new.py")
+	if err != nil || !ok || string(data) != "x = 1\n" || mode&0o600 != 0o600 {
+		t.Fatalf("%q %v %v %v", data, mode, ok, err)
+	}
+	if _, _, ok, err := tr.ReadFile("missing.py"); ok || err != nil {
+		t.Errorf("missing: %v %v", ok, err)
+	}
+	os.Chmod(filepath.Join(dir, "src/pkg/new.py"), 0o755)
+	syscall.Umask(0o077)
+	defer syscall.Umask(0o022)
+	if err := tr.Write("src/pkg/new.py", []byte("x = 2\n")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "src/pkg/new.py")); fi.Mode().Perm() != 0o755 {
+		t.Errorf("mode %v: the original mode must be kept", fi.Mode())
+	}
+	ents, _ := os.ReadDir(filepath.Join(dir, "src/pkg"))
+	if len(ents) != 1 {
+		t.Errorf("temp files left: %v", ents)
+	}
+}
+
+// seed 001 T150: a failure while writing or renaming leaves the old file
+// byte-identical and no temp file behind.
+func TestT150AtomicWriteOnFailure(t *testing.T) {
+	boom := errors.New("disk full")
+	cases := map[string]func(){
+		"write":  func() { writeData = func(*os.File, []byte) error { return boom } },
+		"rename": func() { rename = func(*os.Root, string, string) error { return boom } },
+	}
+	for name, fail := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "state.py"), []byte("precious\n"), 0o640)
+			tr, _ := OpenTree(dir)
+			defer tr.Close()
+			saveW, saveR := writeData, rename
+			defer func() { writeData, rename = saveW, saveR }()
+			fail()
+			if err := tr.Write("state.py", []byte("half a file")); !errors.Is(err, boom) {
+				t.Fatalf("err = %v", err)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "state.py")); string(b) != "precious\n" {
+				t.Errorf("old file changed: %q", b)
+			}
+			ents, _ := os.ReadDir(dir)
+			if len(ents) != 1 {
+				t.Errorf("left behind: %v", ents)
+			}
+		})
+	}
+}
+
+// A symlink swapped in for a directory after the gate checked the path still
+// cannot lead a write out of the tree.
+func TestTreeRefusesEscapeAtWriteTime(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	tr, _ := OpenTree(dir)
+	defer tr.Close()
+	os.Symlink(outside, filepath.Join(dir, "sub"))
+	if err := tr.Write("sub/x.txt", []byte("pwned")); err == nil {
+		t.Fatal("wrote through a symlink out of the tree")
+	}
+	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+		t.Errorf("something was written outside: %v", ents)
+	}
+}
