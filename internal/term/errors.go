@@ -8,21 +8,25 @@ import (
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 )
 
-// PrintError is the one error printer: "prog: error: msg", the detail lines as
-// they are, then "hint: …" saying what to run next.
+// PrintError is the one error printer: "prog: error: msg", the detail lines,
+// then "hint: …" saying what to run next. Every line goes through Line: a
+// message can quote a path or content an agent chose, and that must not be able
+// to rewrite the screen.
 func PrintError(w io.Writer, prog string, err error) {
 	if err == nil || exitcode.IsSilent(err) {
 		return
 	}
-	msg := strings.TrimSpace(err.Error())
-	fmt.Fprintf(w, "%s: error: %s\n", prog, msg)
+	msg := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	fmt.Fprintf(w, "%s: error: %s\n", prog, Line(msg[0], 0))
 	detail, hint := exitcode.Lines(err)
-	for _, d := range detail {
-		fmt.Fprintln(w, d)
+	for _, d := range append(msg[1:], detail...) {
+		for _, l := range strings.Split(d, "\n") {
+			fmt.Fprintln(w, Line(l, 0))
+		}
 	}
 	for _, h := range strings.Split(hint, "\n") {
 		if h != "" {
-			fmt.Fprintf(w, "hint: %s\n", h)
+			fmt.Fprintf(w, "hint: %s\n", Line(h, 0))
 		}
 	}
 }

@@ -100,6 +100,13 @@ func TestPrintError(t *testing.T) {
 	if !strings.HasPrefix(buf.String(), "git-tdd: error: plain\n") {
 		t.Errorf("got %q", buf.String())
 	}
+	// a path an agent chose cannot clear the screen or recolour the hint
+	buf.Reset()
+	PrintError(&buf, "git-tdd", exitcode.New(2, "x\x1b[2J.py: outside\nsecond\rline").WithDetail("d\x1b[31m").WithHint("h\x07"))
+	want = "git-tdd: error: x^[[2J.py: outside\nsecond^Mline\nd^[[31m\nhint: h^G\n"
+	if buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
 }
 
 func TestMatch(t *testing.T) {
