@@ -190,7 +190,7 @@ func extendPython(existing, incoming []string) ([]string, error) {
 				return nil, err
 			}
 			if n > 0 {
-				inserts = append(inserts, insertion{at: lastCode(existing, ex.start, ex.end), lines: members})
+				inserts = append(inserts, insertion{at: bodyEnd(existing, es, *ex), lines: members})
 				added += n
 			}
 		}
@@ -268,6 +268,26 @@ func reindentLine(l string, from, to int, unit string) string {
 	}
 	w := width(indentOf(l)) - from + to
 	return render(max(w, 0), unit) + strings.TrimLeft(l, " \t")
+}
+
+// bodyEnd is the line after a class's body: its last statement and the
+// comments indented under it, but not the module's comments that follow at the
+// class's own indentation.
+func bodyEnd(lines []string, stmts []pyStmt, c pyItem) int {
+	end := c.start + 1
+	for _, s := range stmts {
+		if s.start >= c.start && s.start < c.end {
+			end = max(end, s.end)
+		}
+	}
+	for end < c.end {
+		t := trimRight(lines[end])
+		if t != "" && !(strings.HasPrefix(strings.TrimSpace(t), "#") && width(indentOf(t)) > c.indent) {
+			break
+		}
+		end++
+	}
+	return lastCode(lines, c.start, end)
 }
 
 // lastCode is the line after the last non-blank line of [start, end).

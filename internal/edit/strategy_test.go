@@ -116,6 +116,12 @@ func TestExtendPythonEdges(t *testing.T) {
 	if err != nil || !strings.Contains(string(got), "\tdef y(self):\n\t\treturn 1\n") {
 		t.Errorf("%q %v", got, err)
 	}
+	// comments after the class at column 0 stay after it: members go after the
+	// class's last statement and its indented comments, not after the module's
+	got, err = Merge("a.py", []byte("class A:\n    x = 1\n    # the last member\n\n# module notes\n# more\n"), []byte("class A:\n    y = 2\n"), Extend, 0)
+	if err != nil || string(got) != "class A:\n    x = 1\n    # the last member\n\n    y = 2\n\n# module notes\n# more\n" {
+		t.Errorf("%q %v", got, err)
+	}
 	// CRLF is kept
 	got, err = Merge("a.py", []byte("class A:\r\n    x = 1\r\n"), []byte("class A:\n    y = 2\n"), Extend, 0)
 	if err != nil || string(got) != "class A:\r\n    x = 1\r\n\r\n    y = 2\r\n" {
