@@ -11,15 +11,15 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/fsafe"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
-// Limits are the budgets and the extra secret patterns of [context].
-type Limits struct {
-	MaxFileBytes   int
-	MaxTokens      int
-	SecretPatterns []string // glob patterns on the file name, added to the built-in ones
-}
+// Limits are the budgets and the extra secret patterns (glob patterns on the
+// file name, added to the built-in ones) of [context].
+type Limits = config.Context
 
 // File is one accepted file.
 type File struct {
@@ -44,6 +44,22 @@ type Result struct {
 
 // OK reports whether nothing was refused.
 func (r *Result) OK() bool { return len(r.Problems) == 0 }
+
+// Err is nil when nothing was refused, or else the usage error (exit 2) with
+// msg and one line a problem.
+func (r *Result) Err(msg string) error {
+	if r.OK() {
+		return nil
+	}
+	lines := make([]string, len(r.Problems))
+	for i, p := range r.Problems {
+		lines[i] = "  " + p.Reason
+		if p.Path != "" {
+			lines[i] = fmt.Sprintf("  %s: %s", term.Path(p.Path), p.Reason)
+		}
+	}
+	return exitcode.New(exitcode.Usage, "%s", msg).WithDetail(lines...)
+}
 
 // Counter counts the tokens of a text.
 type Counter func(string) int

@@ -133,18 +133,9 @@ func (e *Env) checkContext(cfg *config.Config, o StartOptions) (lld, subject str
 	if err != nil {
 		return "", "", err
 	}
-	res := contextcheck.Check(e.Repo.Top, cwd, paths, contextcheck.Limits{MaxFileBytes: cfg.Context.MaxFileBytes,
-		MaxTokens: cfg.Context.MaxTokens, SecretPatterns: cfg.Context.SecretPatterns}, o.Count)
-	if !res.OK() {
-		var lines []string
-		for _, p := range res.Problems {
-			if p.Path == "" {
-				lines = append(lines, "  "+p.Reason)
-			} else {
-				lines = append(lines, fmt.Sprintf("  %s: %s", p.Path, p.Reason))
-			}
-		}
-		return "", "", exitcode.New(exitcode.Usage, "the context is refused; nothing was started").WithDetail(lines...)
+	res := contextcheck.Check(e.Repo.Top, cwd, paths, cfg.Context, o.Count)
+	if err := res.Err("the context is refused; nothing was started"); err != nil {
+		return "", "", err
 	}
 	subject = o.Subject
 	if o.LLD != "" {
