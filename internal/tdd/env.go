@@ -1,8 +1,13 @@
 package tdd
 
 import (
+	"io"
+	"os"
+
+	"github.com/git-tdd/git-tdd/internal/apply"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/lifecycle"
 	"github.com/git-tdd/git-tdd/internal/state"
 )
@@ -24,4 +29,42 @@ func lifecycleEnv(env *cmdline.Env) (*lifecycle.Env, error) {
 // worktree it is inferred.
 type issueArg struct {
 	Issue string `arg:"" optional:"" help:"The issue (inferred inside its worktree)."`
+}
+
+// inForce is the configuration that governs the working tree the command runs
+// in: inside a workflow's worktree, .git-tdd.toml as committed at its base (an
+// agent's commits on the branch do not change it); elsewhere, as committed at HEAD.
+func inForce(env *cmdline.Env, l *lifecycle.Env) (*config.Config, string, error) {
+	if w, _, err := l.Find(""); err == nil && w.Active() {
+		c, err := env.Config(l.Repo, w.BaseCommit)
+		return c, w.Issue, err
+	}
+	c, err := env.Config(l.Repo, "HEAD")
+	return c, "", err
+}
+
+// applyEnv prepares writing into the working tree the command runs in.
+func applyEnv(env *cmdline.Env, command string) (*apply.Env, error) {
+	l, err := lifecycleEnv(env)
+	if err != nil {
+		return nil, err
+	}
+	cfg, issue, err := inForce(env, l)
+	if err != nil {
+		return nil, err
+	}
+	return &apply.Env{Ctx: env.Ctx, Repo: l.Repo, Store: l.Store, Cfg: cfg, Out: env.Stdout, Err: env.Stderr,
+		Getenv: env.Getenv, Color: env.Color, Command: command, Issue: issue}, nil
+}
+
+// input reads --from, or standard input.
+func input(env *cmdline.Env, from string) ([]byte, error) {
+	if from != "" {
+		data, err := os.ReadFile(from)
+		return data, exitcode.Wrap(exitcode.Usage, err)
+	}
+	if env.Stdin == nil {
+		return nil, exitcode.New(exitcode.Usage, "no input: give it on standard input or with --from FILE")
+	}
+	return io.ReadAll(env.Stdin)
 }

@@ -20,6 +20,11 @@ type CLI struct {
 	Lint   LintCmd   `cmd:"" help:"Run [lint] command in the worktree."`
 	Merge  MergeCmd  `cmd:"" help:"Review the whole branch and merge it after APPROVE on the terminal."`
 	Abort  AbortCmd  `cmd:"" help:"Remove the worktree and the branch, saving anything unmerged under refs/tdd/backup/."`
+
+	Write   WriteCmd   `cmd:"" help:"Write a file from standard input: small files at once, larger ones after a human chooses a strategy."`
+	Patch   PatchCmd   `cmd:"" help:"Apply FIND/REPLACE blocks from standard input, all or nothing."`
+	Context ContextCmd `cmd:"" help:"Check files for an agent's context (no secrets, size and token budgets) and print them."`
+	Prompt  PromptCmd  `cmd:"" help:"Print an agent's instructions for one file: the whole file, or FIND/REPLACE blocks for a large one."`
 }
 
 const description = `An issue-anchored TDD lifecycle: a worktree per issue, a red gate that proves new

@@ -143,15 +143,18 @@ func exitCode(err error) int {
 
 // Main is the ttyrun command for test scripts:
 //
-//	ttyrun [-raw] [-stdin-null] [-timeout 60s] [-typeahead TEXT] [EXPECT SEND]... -- PROGRAM [ARG...]
+//	ttyrun [-raw] [-stdin-null | -stdin FILE] [-timeout 60s] [-typeahead TEXT] [EXPECT SEND]... -- PROGRAM [ARG...]
 //
 // SEND may use \n, \t and \x04 escapes. It prints the terminal transcript on
 // stdout (without colour codes unless -raw) and exits with the program's exit code.
 func Main() int {
 	args := os.Args[1:]
-	timeout, stdinNull, raw, typeahead := 60*time.Second, false, false, ""
-	for len(args) > 0 && (args[0] == "-stdin-null" || args[0] == "-timeout" || args[0] == "-raw" || args[0] == "-typeahead") {
+	timeout, stdinNull, raw, typeahead, stdinFile := 60*time.Second, false, false, "", ""
+	for len(args) > 0 && (args[0] == "-stdin-null" || args[0] == "-stdin" || args[0] == "-timeout" || args[0] == "-raw" || args[0] == "-typeahead") {
 		switch args[0] {
+		case "-stdin":
+			stdinFile, args = args[1], args[2:]
+			continue
 		case "-typeahead":
 			typeahead, args = unescape(args[1]), args[2:]
 			continue
@@ -180,12 +183,21 @@ func Main() int {
 		args = args[2:]
 	}
 	if len(args) < 2 || args[0] != "--" {
-		fmt.Fprintln(os.Stderr, "usage: ttyrun [-raw] [-stdin-null] [-timeout D] [-typeahead TEXT] [EXPECT SEND]... -- PROGRAM [ARG...]")
+		fmt.Fprintln(os.Stderr, "usage: ttyrun [-raw] [-stdin-null | -stdin FILE] [-timeout D] [-typeahead TEXT] [EXPECT SEND]... -- PROGRAM [ARG...]")
 		return 125
 	}
 	cmd := exec.Command(args[1], args[2:]...)
 	if stdinNull {
 		cmd.Stdin = bytes.NewReader(nil)
+	}
+	if stdinFile != "" {
+		f, err := os.Open(stdinFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ttyrun:", err)
+			return 125
+		}
+		defer f.Close()
+		cmd.Stdin = f
 	}
 	res, err := Run(cmd, typeahead, steps, timeout)
 	if res != nil && raw {

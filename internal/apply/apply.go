@@ -1,0 +1,96 @@
+// Package apply puts what an agent wrote into a worktree's files the safe way:
+// the approval rule and strategies of git tdd write (seed 001), and the
+// all-or-nothing FIND/REPLACE blocks of git tdd patch (seed 003). Every path goes
+// through the gate, every write is atomic, and every attempt is audited.
+package apply
+
+import (
+	"context"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/fsafe"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// Env is what a write or patch runs with.
+type Env struct {
+	Ctx     context.Context
+	Repo    *gitx.Repo // the working tree written to
+	Store   *state.Store
+	Cfg     *config.Config
+	Out     io.Writer
+	Err     io.Writer
+	Getenv  func(string) string
+	Color   string
+	Command string // for the audit log: "tdd write", "tdd patch", "tdd run"
+	Issue   string
+	// TTY, when set, is the terminal to ask on; nil opens /dev/tty when needed.
+	TTY *term.TTY
+}
+
+// files is the working tree as write and patch use it: an *fsafe.Tree, whose
+// writes tests can make fail.
+type files interface {
+	Resolve(cwd, p string) (string, error)
+	ReadFile(rel string) ([]byte, fs.FileMode, bool, error)
+	Write(rel string, data []byte) error
+	Remove(rel string) error
+	Close() error
+}
+
+var openTree = func(dir string) (files, error) { return fsafe.OpenTree(dir) }
+
+// tree opens the working tree and resolves p through the path gate.
+func (e *Env) tree(p string) (files, string, error) {
+	t, err := openTree(e.Repo.Top)
+	if err != nil {
+		return nil, "", err
+	}
+	rel, err := e.resolve(t, p)
+	if err != nil {
+		t.Close()
+		return nil, "", err
+	}
+	return t, rel, nil
+}
+
+// resolve checks p with the path gate; a refused path is exit 2 and is audited.
+func (e *Env) resolve(t files, p string) (string, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	rel, err := t.Resolve(cwd, p)
+	if err != nil {
+		e.audit(state.AuditEntry{Path: state.CleanPath(p), Outcome: "refused", Detail: err.Error()})
+		return "", exitcode.With(exitcode.Usage, err).WithHint("paths must stay inside the working tree %s and outside .git; nothing was read or written", e.Repo.Top)
+	}
+	return rel, nil
+}
+
+func (e *Env) audit(a state.AuditEntry) {
+	a.Command, a.Issue = e.Command, e.Issue
+	if err := e.Store.Audit(e.Ctx, a); err != nil {
+		term.Warn(e.Err, "git-tdd", "could not write the audit log: %v", err)
+	}
+}
+
+// openTTY returns the terminal to ask on, or nil when there is none.
+func (e *Env) openTTY() (*term.TTY, func()) {
+	if e.TTY != nil {
+		return e.TTY, func() {}
+	}
+	t, err := term.OpenTTY(e.Color, e.Getenv)
+	if err != nil {
+		return nil, func() {}
+	}
+	return t, func() { t.Close() }
+}
+
+func content(data []byte, lines int64) *state.Content { return state.Describe(data, lines) }

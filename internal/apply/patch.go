@@ -1,0 +1,294 @@
+package apply
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/edit"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// PatchOptions are git tdd patch's arguments.
+type PatchOptions struct {
+	Path   string // the file for blocks that name none
+	Input  []byte
+	DryRun bool
+	JSON   bool
+}
+
+// PatchReport is patch --json's output.
+type PatchReport struct {
+	OK     bool           `json:"ok"`
+	DryRun bool           `json:"dry_run"`
+	Files  []FileReport   `json:"files"`
+	Blocks []edit.Outcome `json:"blocks"`
+	Error  string         `json:"error,omitempty"`
+	// ErrorCode says why nothing was written: malformed, truncated (the input
+	// ends inside a block), not-applied (see the blocks), path, write-failed.
+	ErrorCode string `json:"error_code,omitempty"`
+}
+
+// The error codes of a failed patch, stable for --json.
+const (
+	Malformed   = "malformed"
+	Truncated   = "truncated"
+	NotApplied  = "not-applied"
+	BadPath     = "path"
+	WriteFailed = "write-failed"
+)
+
+// FileReport is one file a patch touched.
+type FileReport struct {
+	Path    string         `json:"path"`
+	Created bool           `json:"created"`
+	Written bool           `json:"written"`
+	Before  *state.Content `json:"before,omitempty"`
+	After   *state.Content `json:"after,omitempty"`
+}
+
+type patchFile struct {
+	rel     string
+	old     []byte
+	exists  bool
+	blocks  []edit.Block
+	result  []byte
+	changed bool
+}
+
+// Patch applies edit blocks in order, each against the result of the ones
+// before. All or nothing: if any block fails, no file is written.
+func (e *Env) Patch(o PatchOptions) error {
+	rep := &PatchReport{DryRun: o.DryRun, Files: []FileReport{}, Blocks: []edit.Outcome{}}
+	blocks, err := edit.ParseBlocks(string(o.Input))
+	if err != nil {
+		e.audit(state.AuditEntry{Path: state.CleanPath(o.Path), Strategy: "patch", Outcome: "refused", Detail: err.Error()})
+		return e.patchFailed(o, rep, e.parseFailure(rep, err))
+	}
+	tree, err := openTree(e.Repo.Top)
+	if err != nil {
+		return err
+	}
+	defer tree.Close()
+	files, err := e.patchFiles(tree, o, blocks)
+	if err != nil {
+		rep.ErrorCode = BadPath
+		return e.patchFailed(o, rep, err)
+	}
+	failed := 0
+	for _, f := range files {
+		res, outcomes := edit.ApplyAll(edit.Parse(f.old), f.rel, f.blocks)
+		rep.Blocks = append(rep.Blocks, outcomes...)
+		for _, oc := range outcomes {
+			if oc.Failed() {
+				failed++
+			}
+		}
+		f.result = res.Bytes()
+		f.changed = string(f.result) != string(f.old) || !f.exists
+	}
+	if failed > 0 {
+		for _, f := range files {
+			e.audit(state.AuditEntry{Path: f.rel, Before: describe(f.old, f.exists), Strategy: "patch", Outcome: "refused",
+				Detail: fmt.Sprintf("%d of %d blocks did not apply", failed, len(blocks))})
+		}
+		rep.ErrorCode = NotApplied
+		return e.patchFailed(o, rep, exitcode.New(exitcode.Refused, "%d of %d blocks did not apply; nothing was written", failed, len(blocks)))
+	}
+	if !o.DryRun {
+		if err := e.writeAll(tree, files); err != nil {
+			rep.ErrorCode = WriteFailed
+			return e.patchFailed(o, rep, err)
+		}
+	}
+	for _, f := range files {
+		fr := FileReport{Path: f.rel, Created: !f.exists, Written: f.changed && !o.DryRun,
+			Before: describe(f.old, f.exists), After: content(f.result, gitx.CountLines(f.result))}
+		if fr.Written {
+			e.audit(state.AuditEntry{Path: f.rel, Before: fr.Before, After: fr.After, Strategy: "patch", Outcome: "written",
+				Detail: fmt.Sprintf("%d blocks", len(f.blocks))})
+		}
+		rep.Files = append(rep.Files, fr)
+	}
+	rep.OK = true
+	if o.JSON {
+		return writeJSON(e.Out, rep)
+	}
+	e.printBlocks(rep.Blocks, blocks)
+	for _, f := range rep.Files {
+		verb := map[bool]string{true: "would write", false: "wrote"}[o.DryRun]
+		switch {
+		case !f.Written && !o.DryRun:
+			fmt.Fprintf(e.Out, "%s is unchanged: every block was applied already\n", term.Path(f.Path))
+		case f.Created:
+			fmt.Fprintf(e.Out, "%s %s (new, %s)\n", verb, term.Path(f.Path), term.Count(f.After.Lines, "line", "lines"))
+		default:
+			fmt.Fprintf(e.Out, "%s %s (%d → %d lines)\n", verb, term.Path(f.Path), f.Before.Lines, f.After.Lines)
+		}
+	}
+	return nil
+}
+
+// writeAll writes every changed file atomically; if one write fails, the files
+// written before it are put back (or removed, if this patch created them), so
+// a patch across files is all or nothing on disk too.
+func (e *Env) writeAll(tree files, files []*patchFile) error {
+	for i, f := range files {
+		if !f.changed {
+			continue
+		}
+		err := tree.Write(f.rel, f.result)
+		if err == nil {
+			continue
+		}
+		e.audit(state.AuditEntry{Path: f.rel, Before: describe(f.old, f.exists), Strategy: "patch", Outcome: "failed", Detail: err.Error()})
+		var lost []string
+		for _, done := range files[:i] {
+			if done.changed && undo(tree, done) != nil {
+				lost = append(lost, done.rel)
+			}
+		}
+		if len(lost) > 0 {
+			return fmt.Errorf("writing %s: %w; could not restore %s", f.rel, err, strings.Join(lost, ", "))
+		}
+		return fmt.Errorf("writing %s: %w; nothing was written (the files before it were restored)", f.rel, err)
+	}
+	return nil
+}
+
+func undo(tree files, f *patchFile) error {
+	if !f.exists {
+		return tree.Remove(f.rel)
+	}
+	return tree.Write(f.rel, f.old)
+}
+
+func describe(b []byte, exists bool) *state.Content {
+	if !exists {
+		return nil
+	}
+	return content(b, gitx.CountLines(b))
+}
+
+// patchFiles groups the blocks by file and reads each file through the gate.
+func (e *Env) patchFiles(tree files, o PatchOptions, blocks []edit.Block) ([]*patchFile, error) {
+	byName := map[string]*patchFile{}
+	var order []*patchFile
+	for _, b := range blocks {
+		name := b.File
+		if name == "" {
+			name = o.Path
+		}
+		if name == "" {
+			return nil, exitcode.New(exitcode.Usage, "block %d names no file", b.Index).
+				WithHint("give the file: git tdd patch <path>, or put the file's name on the line before the block")
+		}
+		rel, err := e.resolve(tree, name)
+		if err != nil {
+			return nil, err
+		}
+		f := byName[rel]
+		if f == nil {
+			old, _, exists, err := tree.ReadFile(rel)
+			if err != nil {
+				return nil, exitcode.Wrap(exitcode.Usage, err)
+			}
+			f = &patchFile{rel: rel, old: old, exists: exists}
+			byName[rel] = f
+			order = append(order, f)
+		}
+		if !f.exists && len(f.blocks) == 0 && len(b.Find) > 0 {
+			return nil, exitcode.New(exitcode.Refused, "block %d: %s does not exist (an empty FIND creates a file)", b.Index, rel)
+		}
+		f.blocks = append(f.blocks, b)
+	}
+	return order, nil
+}
+
+// parseFailure is exit 1: the agent's answer is unusable, and asking again
+// (with fewer blocks, if it was cut off) is the way on.
+func (e *Env) parseFailure(rep *PatchReport, err error) error {
+	msg := "the edit blocks do not parse: %v; nothing was written"
+	hint := "see the format with git tdd prompt <path> --change modify"
+	rep.ErrorCode = Malformed
+	if pe, ok := err.(*edit.ParseError); ok && pe.Truncated {
+		rep.ErrorCode = Truncated
+		msg = "the edit blocks are cut off: %v; nothing was written"
+		hint = "the answer probably hit the agent's output limit: ask again for fewer blocks at a time"
+	}
+	return exitcode.New(exitcode.Refused, msg, err).WithHint("%s", hint)
+}
+
+func (e *Env) patchFailed(o PatchOptions, rep *PatchReport, err error) error {
+	if o.JSON {
+		rep.Error = err.Error()
+		writeJSON(e.Out, rep)
+		return exitcode.Silent(exitcode.Of(err))
+	}
+	var detail []string
+	for _, oc := range rep.Blocks {
+		if !oc.Failed() {
+			continue
+		}
+		detail = append(detail, fmt.Sprintf("  block %d, %s: %s", oc.Block, term.Path(oc.File), oc.Message))
+		detail = append(detail, indentBlock(oc.Detail, "    ")...)
+	}
+	if len(detail) > 0 {
+		return exitcode.With(exitcode.Of(err), err).WithDetail(detail...)
+	}
+	return err
+}
+
+// printBlocks reports, per block, where and by which tier it applied.
+func (e *Env) printBlocks(outs []edit.Outcome, blocks []edit.Block) {
+	byIndex := map[int]edit.Block{}
+	for _, b := range blocks {
+		byIndex[b.Index] = b
+	}
+	for _, oc := range outs {
+		b := byIndex[oc.Block]
+		name := fmt.Sprintf("block %d", oc.Block)
+		if b.Description != "" {
+			name += " (" + term.Line(b.Description, 80) + ")"
+		}
+		file := term.Path(oc.File)
+		switch {
+		case oc.Code == edit.AlreadyApplied:
+			fmt.Fprintf(e.Out, "%s: already applied in %s (%s)\n", name, file, span(oc.Start, oc.End))
+		case len(b.Find) == 0:
+			fmt.Fprintf(e.Out, "%s: creates %s\n", name, file)
+		case oc.End < oc.Start:
+			fmt.Fprintf(e.Out, "%s: deleted from %s before line %d (%s match)\n", name, file, oc.Start, oc.Tier)
+		default:
+			fmt.Fprintf(e.Out, "%s: applied to %s at %s (%s match)\n", name, file, span(oc.Start, oc.End), oc.Tier)
+		}
+	}
+}
+
+// span names lines of a file for people: "line 4", "lines 4–9".
+func span(start, end int) string {
+	if start == end {
+		return fmt.Sprintf("line %d", start)
+	}
+	return fmt.Sprintf("lines %d–%d", start, end)
+}
+
+func indentBlock(s, prefix string) []string {
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		lines[i] = prefix + term.Line(lines[i], 400)
+	}
+	return lines
+}
+
+func writeJSON(w interface{ Write([]byte) (int, error) }, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,222 @@
+package apply
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/edit"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/prompts"
+	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// WriteOptions are git tdd write's arguments.
+type WriteOptions struct {
+	Path     string
+	Content  []byte
+	Strategy string // "" asks on the terminal (replace when no approval is needed)
+	Line     int    // where insert puts the content
+	Auto     bool   // never ask: a file that needs approval is refused (exit 3)
+	Force    bool   // without a human, replace anyway (unless [write] allow_force = false)
+}
+
+// maxDiffBytes cuts the diff on the approval screen.
+const maxDiffBytes = 10 << 10
+
+// StrategyPrompt is the seed's question.
+const StrategyPrompt = "Choose [a]ppend, [i]nsert, [e]xtend, [r]eplace or [c]ancel:"
+
+var strategies = []term.Choice{
+	{Word: edit.Append, Aliases: []string{"a"}}, {Word: edit.Insert, Aliases: []string{"i"}},
+	{Word: edit.Extend, Aliases: []string{"e"}}, {Word: edit.Replace, Aliases: []string{"r"}},
+	{Word: "cancel", Aliases: []string{"c"}},
+}
+
+// Write puts content into a file of the worktree. A new file, or an existing one
+// of at most [write] approval_lines lines, is written at once; a longer one needs
+// a human to choose a strategy on the terminal, or --force.
+func (e *Env) Write(o WriteOptions) error {
+	tree, rel, err := e.tree(o.Path)
+	if err != nil {
+		return err
+	}
+	defer tree.Close()
+	old, _, exists, err := tree.ReadFile(rel)
+	if err != nil {
+		return exitcode.Wrap(exitcode.Usage, err)
+	}
+	oldLines, newLines := gitx.CountLines(old), gitx.CountLines(o.Content)
+	entry := state.AuditEntry{Path: rel, After: content(o.Content, newLines)}
+	if exists {
+		entry.Before = content(old, oldLines)
+	}
+	if !exists || oldLines <= int64(e.Cfg.Write.ApprovalLines) {
+		strategy := o.Strategy
+		if strategy == "" || !exists {
+			strategy = edit.Replace
+		}
+		return e.commit(tree, rel, old, o, strategy, "", entry)
+	}
+	auto := o.Auto || e.Getenv("GIT_TDD_AUTO") == "1"
+	tty, done := e.openTTY()
+	defer done()
+	if auto || tty == nil {
+		return e.unattended(tree, rel, old, o, oldLines, entry)
+	}
+	return e.ask(tty, tree, rel, old, o, oldLines, newLines, entry)
+}
+
+// unattended: nobody can approve; only --force (if allowed) replaces.
+func (e *Env) unattended(tree files, rel string, old []byte, o WriteOptions, oldLines int64, entry state.AuditEntry) error {
+	if o.Force && e.Cfg.Write.AllowForce {
+		strategy := o.Strategy
+		if strategy == "" {
+			strategy = edit.Replace
+		}
+		return e.commit(tree, rel, old, o, strategy, "force", entry)
+	}
+	entry.Outcome, entry.Detail = "refused", "needs approval: no terminal, or --auto"
+	e.audit(entry)
+	err := exitcode.New(exitcode.HumanRequired, "%s has %d lines: a human must approve replacing it", rel, oldLines).
+		WithDetail("Cannot replace non-trivial files in auto mode")
+	hint := "a human can run it in a terminal to choose a strategy"
+	if e.Cfg.Write.AllowForce {
+		hint += ", or --auto --force replaces it"
+	} else {
+		hint += " ([write] allow_force = false forbids --force)"
+	}
+	if prompts.IsLarge(old, e.Cfg.Patch.LargeLines, e.Cfg.Patch.LargeBytes) {
+		hint += "\nthe file is large: send FIND/REPLACE blocks to git tdd patch instead of the whole file"
+	}
+	return err.WithHint("%s", hint)
+}
+
+// ask shows what would be lost and asks for a strategy on the terminal.
+func (e *Env) ask(tty *term.TTY, tree files, rel string, old []byte, o WriteOptions, oldLines, newLines int64, entry state.AuditEntry) error {
+	w, p := tty.Writer(), tty.Palette
+	fmt.Fprintf(w, "%s About to replace %d lines with %d lines in %s\n", p.Yellow("WARNING:"), oldLines, newLines, term.Path(rel))
+	if err := e.showDiff(w, p, rel, old, o.Content); err != nil {
+		return err
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		strategy := o.Strategy
+		if strategy == "" {
+			choice, err := tty.Choose(e.Ctx, StrategyPrompt, strategies)
+			if errors.Is(err, term.ErrNoAnswer) {
+				choice, err = "cancel", nil
+			}
+			if err != nil {
+				return err
+			}
+			strategy = choice
+		} else if ok, err := e.confirm(tty, strategy); err != nil || !ok {
+			strategy = "cancel"
+			if err != nil && !errors.Is(err, term.ErrNoAnswer) {
+				return err
+			}
+		}
+		if strategy == "cancel" {
+			entry.Outcome, entry.ApprovedBy = "cancelled", "tty"
+			e.audit(entry)
+			return exitcode.New(exitcode.Refused, "cancelled: %s is unchanged", rel)
+		}
+		opts := o
+		if strategy == edit.Insert && o.Line == 0 {
+			line, err := e.askLine(tty, oldLines)
+			if err != nil {
+				return err
+			}
+			opts.Line = line
+		}
+		err := e.commit(tree, rel, old, opts, strategy, "tty", entry)
+		var merr *mergeError
+		if !errors.As(err, &merr) || o.Strategy != "" {
+			return err
+		}
+		fmt.Fprintf(w, "%s: %v\n", strategy, merr.err)
+	}
+	entry.Outcome = "cancelled"
+	e.audit(entry)
+	return exitcode.New(exitcode.Refused, "no strategy worked: %s is unchanged", rel)
+}
+
+func (e *Env) confirm(tty *term.TTY, strategy string) (bool, error) {
+	ans, err := tty.Choose(e.Ctx, fmt.Sprintf("Type APPROVE to %s, or REJECT to cancel:", strategy), []term.Choice{{Word: "APPROVE"}, {Word: "REJECT"}})
+	return ans == "APPROVE", err
+}
+
+func (e *Env) askLine(tty *term.TTY, lines int64) (int, error) {
+	for i := 0; i < 3; i++ {
+		ans, err := tty.Line(e.Ctx, fmt.Sprintf("Insert before line (1 to %d):", lines+1))
+		if err != nil {
+			return 0, err
+		}
+		n, err := strconv.Atoi(ans)
+		if err == nil && n >= 1 && int64(n) <= lines+1 {
+			return n, nil
+		}
+		fmt.Fprintf(tty.Writer(), "Please give a line number from 1 to %d.\n", lines+1)
+	}
+	return 0, exitcode.New(exitcode.Refused, "no line to insert before: nothing was written")
+}
+
+// showDiff prints the unified diff, deletions red, additions green, cut at 10 KB.
+func (e *Env) showDiff(w io.Writer, p term.Palette, rel string, old, next []byte) error {
+	d, err := e.Repo.DiffTexts(e.Ctx, rel, old, next)
+	if err != nil {
+		return err
+	}
+	shown := 0
+	for _, line := range strings.SplitAfter(d, "\n") {
+		if shown+len(line) > maxDiffBytes {
+			fmt.Fprintf(w, "%s\n", p.Dim(fmt.Sprintf("… the diff is cut at 10 KB (%d more bytes)", len(d)-shown)))
+			break
+		}
+		shown += len(line)
+		text := term.Line(strings.TrimSuffix(line, "\n"), 0)
+		switch {
+		case strings.HasPrefix(line, "---") || strings.HasPrefix(line, "+++"):
+			fmt.Fprintln(w, p.Bold(text))
+		case strings.HasPrefix(line, "-"):
+			fmt.Fprintln(w, p.Red(text))
+		case strings.HasPrefix(line, "+"):
+			fmt.Fprintln(w, p.Green(text))
+		case strings.HasPrefix(line, "@@"):
+			fmt.Fprintln(w, p.Cyan(text))
+		case line != "":
+			fmt.Fprintln(w, text)
+		}
+	}
+	return nil
+}
+
+// mergeError is a strategy that cannot combine the two versions.
+type mergeError struct{ err error }
+
+func (m *mergeError) Error() string { return m.err.Error() }
+
+// commit merges with the strategy, writes atomically and audits.
+func (e *Env) commit(tree files, rel string, old []byte, o WriteOptions, strategy, approvedBy string, entry state.AuditEntry) error {
+	data, err := edit.Merge(rel, old, o.Content, strategy, o.Line)
+	if err != nil {
+		entry.Outcome, entry.Strategy, entry.Detail = "refused", strategy, err.Error()
+		e.audit(entry)
+		return exitcode.With(exitcode.Refused, &mergeError{err})
+	}
+	entry.Strategy, entry.ApprovedBy = strategy, approvedBy
+	entry.After = content(data, gitx.CountLines(data))
+	if err := tree.Write(rel, data); err != nil {
+		entry.Outcome, entry.Detail = "failed", err.Error()
+		e.audit(entry)
+		return fmt.Errorf("writing %s: %w (the old file is unchanged)", rel, err)
+	}
+	entry.Outcome = "written"
+	e.audit(entry)
+	fmt.Fprintf(e.Out, "wrote %s: %s, %s\n", term.Path(rel), strategy, term.Count(entry.After.Lines, "line", "lines"))
+	return nil
+}

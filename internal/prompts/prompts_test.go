@@ -1,0 +1,74 @@
+package prompts
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/git-tdd/git-tdd/internal/edit"
+)
+
+func lines(n int) []byte { return []byte(strings.Repeat("x = 1\n", n)) }
+
+// T005: an added file is always written whole, however large its neighbour.
+func TestT005AddBypassesDiff(t *testing.T) {
+	if Strategy("add", lines(10000), 500, 15000) != Standard {
+		t.Error("add must use the standard prompt")
+	}
+	p, s := Build(Request{Path: "new.py", Change: "add", MaxLines: 500, MaxBytes: 15000})
+	if s != Standard || strings.Contains(p, "FIND") {
+		t.Errorf("%s\n%s", s, p)
+	}
+}
+
+// T010, T020, T030: the size thresholds.
+func TestT010T020T030IsLarge(t *testing.T) {
+	tests := []struct {
+		name    string
+		content []byte
+		want    bool
+	}{
+		{"T010 501 lines", lines(501), true},
+		{"500 lines", lines(500), false},
+		{"T020 15001 bytes", []byte(strings.Repeat("x", 15001)), true},
+		{"15000 bytes", []byte(strings.Repeat("x", 15000)), false},
+		{"T030 100 lines, 3 KB", []byte(strings.Repeat(strings.Repeat("y", 29)+"\n", 100)), false},
+	}
+	for _, tt := range tests {
+		if got := IsLarge(tt.content, 500, 15000); got != tt.want {
+			t.Errorf("%s: %v", tt.name, got)
+		}
+	}
+}
+
+// T035: a small file being modified is written whole.
+func TestT035SmallModifyIsStandard(t *testing.T) {
+	p, s := Build(Request{Path: "small.py", Change: "modify", Existing: lines(100), MaxLines: 500, MaxBytes: 15000})
+	if s != Standard || strings.Contains(p, "FIND") || !strings.Contains(p, "### FILE: small.py") || !strings.Contains(p, "x = 1") {
+		t.Errorf("%s\n%s", s, p)
+	}
+}
+
+// T120: the diff prompt carries the FIND/REPLACE format and the uniqueness rule,
+// and an answer written in that format parses.
+func TestT120DiffPrompt(t *testing.T) {
+	p, s := Build(Request{Path: "big.py", Change: "modify", Existing: lines(501), LLD: "# Design\nmake it so", MaxLines: 500, MaxBytes: 15000,
+		Tests: []File{{"tests/test_big.py", "def test():\n    assert True\n"}}})
+	if s != Diff {
+		t.Fatal(s)
+	}
+	for _, want := range []string{"FIND:", "REPLACE WITH:", "### CHANGE 1:", "match uniquely", "exactly one place", "do NOT write it out whole", "make it so", "tests/test_big.py"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	answer := "### FILE: big.py\n\n### CHANGE 1: one\nFIND:\n```\nx = 1\n```\n\nREPLACE WITH:\n```\nx = 2\n```\n"
+	if bs, err := edit.ParseBlocks(answer); err != nil || len(bs) != 1 || bs[0].File != "big.py" {
+		t.Errorf("an answer in the documented format does not parse: %v %v", bs, err)
+	}
+}
+
+func TestFence(t *testing.T) {
+	if fence("no ticks") != "```" || fence("a ``` b") != "````" || fence("`````") != "``````" {
+		t.Error("fence")
+	}
+}

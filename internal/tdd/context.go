@@ -1,0 +1,82 @@
+package tdd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/contextcheck"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/term"
+	"github.com/git-tdd/git-tdd/internal/tokens"
+)
+
+// ContextCmd checks files for an agent's context (seed 002, N0) and prints them.
+type ContextCmd struct {
+	Paths []string `arg:"" optional:"" help:"The files to give as context."`
+	LLD   string   `name:"lld" placeholder:"FILE" help:"The design document, checked and bundled too."`
+	JSON  bool     `name:"json" help:"Print the bundle as JSON."`
+}
+
+// contextJSON is context --json's output.
+type contextJSON struct {
+	Files     []contextcheck.File `json:"files"`
+	LLD       string              `json:"lld,omitempty"`
+	Tokens    int                 `json:"tokens"`
+	MaxTokens int                 `json:"max_tokens"`
+	Encoding  string              `json:"encoding"`
+}
+
+// Run checks and prints the bundle; any refusal is exit 2, naming each path.
+func (c *ContextCmd) Run(env *cmdline.Env) error {
+	l, err := lifecycleEnv(env)
+	if err != nil {
+		return err
+	}
+	cfg, _, err := inForce(env, l)
+	if err != nil {
+		return err
+	}
+	var paths []string // the design document first: it leads the bundle
+	if c.LLD != "" {
+		paths = append(paths, c.LLD)
+	}
+	paths = append(paths, c.Paths...)
+	if len(paths) == 0 {
+		return exitcode.New(exitcode.Usage, "name the files to check").WithHint("git tdd context PATH... [--lld FILE]")
+	}
+	res, err := checkContext(l.Repo.Top, paths, cfg)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		out := contextJSON{Files: res.Files, Tokens: res.Tokens, MaxTokens: cfg.Context.MaxTokens, Encoding: tokens.Encoding}
+		if c.LLD != "" {
+			out.LLD = res.Files[0].Path
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	fmt.Fprintf(env.Stdout, "# context: %s, %d tokens of %d (%s)\n", term.Count(len(res.Files), "file", "files"), res.Tokens, cfg.Context.MaxTokens, tokens.Encoding)
+	for _, f := range res.Files {
+		fmt.Fprintf(env.Stdout, "\n=== %s (%d bytes, %d tokens) ===\n%s", f.Path, f.Bytes, f.Tokens, f.Content)
+		if n := len(f.Content); n > 0 && f.Content[n-1] != '\n' {
+			fmt.Fprintln(env.Stdout)
+		}
+	}
+	return nil
+}
+
+// checkContext applies the context rules with the real token counter; any
+// problem is exit 2 with one line a path.
+func checkContext(root string, paths []string, cfg *config.Config) (*contextcheck.Result, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	res := contextcheck.Check(root, cwd, paths, cfg.Context, tokens.Count)
+	return res, res.Err("the context is refused: " + term.Count(len(res.Problems), "problem", "problems"))
+}
