@@ -28,6 +28,8 @@ var benches = []bench{
 	{"memory", benchMemory},
 	{"hooks", benchHooks},
 	{"tdd", benchTDD},
+	{"patch", benchPatch},
+	{"context", benchContext},
 }
 
 type runner struct {

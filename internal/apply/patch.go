@@ -175,7 +175,7 @@ func describe(b []byte, exists bool) *state.Content {
 
 // patchFiles groups the blocks by file and reads each file through the gate.
 func (e *Env) patchFiles(tree files, o PatchOptions, blocks []edit.Block) ([]*patchFile, error) {
-	byName := map[string]*patchFile{}
+	byName, resolved := map[string]*patchFile{}, map[string]string{}
 	var order []*patchFile
 	for _, b := range blocks {
 		name := b.File
@@ -186,9 +186,13 @@ func (e *Env) patchFiles(tree files, o PatchOptions, blocks []edit.Block) ([]*pa
 			return nil, exitcode.New(exitcode.Usage, "block %d names no file", b.Index).
 				WithHint("give the file: git tdd patch <path>, or put the file's name on the line before the block")
 		}
-		rel, err := e.resolve(tree, name)
-		if err != nil {
-			return nil, err
+		rel, ok := resolved[name] // blocks name the same file again and again
+		if !ok {
+			var err error
+			if rel, err = e.resolve(tree, name); err != nil {
+				return nil, err
+			}
+			resolved[name] = rel
 		}
 		f := byName[rel]
 		if f == nil {

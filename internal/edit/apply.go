@@ -38,10 +38,11 @@ func (o Outcome) Failed() bool { return o.Code != Applied && o.Code != AlreadyAp
 // A block that would edit lines an earlier block changed is an overlap.
 func ApplyAll(t *Text, file string, blocks []Block) (*Text, []Outcome) {
 	cur := &Text{BOM: t.BOM, Lines: append([]Line{}, t.Lines...)}
-	var changed []span // in the current text's coordinates
+	idx := newHashedLines(cur.Strings()) // kept in step with cur, not rebuilt for each block
+	var changed []span                   // in the current text's coordinates
 	var out []Outcome
 	for _, b := range blocks {
-		o := apply(cur, b, &changed)
+		o := apply(cur, idx, b, &changed)
 		o.Block, o.File = b.Index, file
 		out = append(out, o)
 	}
@@ -50,20 +51,24 @@ func ApplyAll(t *Text, file string, blocks []Block) (*Text, []Outcome) {
 
 type span struct{ start, end int }
 
-func apply(t *Text, b Block, changed *[]span) Outcome {
-	lines := t.Strings()
+func apply(t *Text, idx *hashedLines, b Block, changed *[]span) Outcome {
+	lines := idx.s
+	splice := func(from, to int, repl []string) {
+		t.Splice(from, to, repl)
+		idx.splice(from, to, repl)
+	}
 	if len(b.Find) == 0 {
 		if len(lines) > 0 {
 			return Outcome{Code: EmptyFind, Message: "an empty FIND only creates a new file, and this one has content"}
 		}
-		t.Splice(0, 0, b.Replace)
+		splice(0, 0, b.Replace)
 		*changed = append(*changed, span{0, len(b.Replace)})
 		return Outcome{Code: Applied, Tier: Exact, Start: 1, End: len(b.Replace), Message: "created the file"}
 	}
-	ms := Find(lines, b.Find)
+	ms := idx.find(b.Find)
 	switch {
-	case len(ms) == 0 && len(b.Replace) > 0 && len(Find(lines, b.Replace)) > 0:
-		at := Find(lines, b.Replace)[0]
+	case len(ms) == 0 && len(b.Replace) > 0 && len(idx.find(b.Replace)) > 0:
+		at := idx.find(b.Replace)[0]
 		return Outcome{Code: AlreadyApplied, Tier: at.Tier, Start: at.Start + 1, End: at.End,
 			Message: fmt.Sprintf("already applied: the replacement is at lines %d–%d and the FIND text is gone", at.Start+1, at.End)}
 	case len(ms) == 0:
@@ -82,7 +87,7 @@ func apply(t *Text, b Block, changed *[]span) Outcome {
 	if m.reindent != nil {
 		repl = m.reindent(repl)
 	}
-	t.Splice(m.Start, m.End, repl)
+	splice(m.Start, m.End, repl)
 	shift := len(repl) - (m.End - m.Start)
 	for i := range *changed {
 		if (*changed)[i].start >= m.End {

@@ -309,9 +309,25 @@ func FuzzFind(f *testing.F) {
 				}
 			}
 		}
+		// the hashed index that ApplyAll uses finds exactly what Find finds
+		if got, want := newHashedLines(ls).find(fl), Find(ls, fl); !sameMatches(got, want) {
+			t.Fatalf("hashed find %v, Find %v", got, want)
+		}
 		bs := []Block{{Index: 1, Find: fl, Replace: []string{"R"}}}
 		ApplyAll(Parse([]byte(file)), "f", bs) // never panics
 	})
+}
+
+func sameMatches(a, b []Match) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Start != b[i].Start || a[i].End != b[i].End || a[i].Tier != b[i].Tier {
+			return false
+		}
+	}
+	return true
 }
 
 func nonBlank(ls []string) string {

@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -33,7 +34,15 @@ func Find(lines, find []string) []Match {
 	if len(find) == 0 {
 		return nil
 	}
-	for _, t := range tiers {
+	if ms := findExact(lines, find); len(ms) > 0 {
+		return ms
+	}
+	return findTolerant(lines, find)
+}
+
+// findTolerant tries the whitespace-tolerant tiers, strictest first.
+func findTolerant(lines, find []string) []Match {
+	for _, t := range tiers[1:] {
 		if ms := findIn(lines, find, t); len(ms) > 0 {
 			return ms
 		}
@@ -50,10 +59,6 @@ func findIn(lines, find []string, t Tier) []Match {
 	for i := 0; i+len(find) <= len(lines); i++ {
 		window := lines[i : i+len(find)]
 		switch t {
-		case Exact:
-			if equal(window, find, func(s string) string { return s }) {
-				out = append(out, Match{Start: i, End: i + len(find), Tier: t})
-			}
 		case TrailingWhitespace:
 			if equal(window, find, trimRight) {
 				out = append(out, Match{Start: i, End: i + len(find), Tier: t})
@@ -62,6 +67,18 @@ func findIn(lines, find []string, t Tier) []Match {
 			if re, ok := shifted(window, find); ok {
 				out = append(out, Match{Start: i, End: i + len(find), Tier: t, reindent: re})
 			}
+		}
+	}
+	return out
+}
+
+// findExact is the common case, kept cheap: a first-line test, then the rest.
+func findExact(lines, find []string) []Match {
+	var out []Match
+	first, n := find[0], len(find)
+	for i := 0; i+n <= len(lines); i++ {
+		if lines[i] == first && slices.Equal(lines[i+1:i+n], find[1:]) {
+			out = append(out, Match{Start: i, End: i + n, Tier: Exact})
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ package edit
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -32,6 +33,7 @@ func Parse(data []byte) *Text {
 		t.BOM, data = true, data[len(bom):]
 	}
 	s := string(data)
+	t.Lines = make([]Line, 0, strings.Count(s, "\n")+1)
 	for len(s) > 0 {
 		i := strings.IndexByte(s, '\n')
 		if i < 0 {
@@ -51,6 +53,11 @@ func Parse(data []byte) *Text {
 // Bytes joins the lines back.
 func (t *Text) Bytes() []byte {
 	var b bytes.Buffer
+	n := len(bom)
+	for _, l := range t.Lines {
+		n += len(l.S) + len(l.EOL)
+	}
+	b.Grow(n)
 	if t.BOM {
 		b.Write(bom)
 	}
@@ -91,15 +98,19 @@ func (t *Text) Strings() []string {
 // of the lines they replace (the file's usual one for an insertion); when the
 // replaced lines ended the file without a newline, the new last line does too.
 func (t *Text) Splice(from, to int, repl []string) {
-	eol, lastEOL := t.EOL(), t.EOL()
-	if to > from {
-		if e := t.Lines[from].EOL; e != "" {
-			eol = e
+	var eol, lastEOL string
+	switch {
+	case to > from:
+		eol, lastEOL = t.Lines[from].EOL, t.Lines[to-1].EOL
+		if eol == "" {
+			eol = t.EOL()
 		}
-		lastEOL = t.Lines[to-1].EOL
-	} else if to == len(t.Lines) && from > 0 && t.Lines[from-1].EOL == "" {
+	case to == len(t.Lines) && from > 0 && t.Lines[from-1].EOL == "":
+		eol = t.EOL()
 		t.Lines[from-1].EOL = eol // inserting after a last line without a newline
-		lastEOL = ""
+	default:
+		eol = t.EOL()
+		lastEOL = eol
 	}
 	nl := make([]Line, len(repl))
 	for i, s := range repl {
@@ -110,9 +121,7 @@ func (t *Text) Splice(from, to int, repl []string) {
 	} else if to == len(t.Lines) && to > from && from > 0 && lastEOL == "" {
 		t.Lines[from-1].EOL = "" // the removed lines ended the file without a newline
 	}
-	out := append([]Line{}, t.Lines[:from]...)
-	out = append(out, nl...)
-	t.Lines = append(out, t.Lines[to:]...)
+	t.Lines = slices.Replace(t.Lines, from, to, nl...)
 }
 
 // SplitLines splits block text into lines; a final newline ends the last line

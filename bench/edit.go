@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// benchPatch: git tdd patch with 100 blocks into a 20,000-line file (goal
+// < 50 ms), next to the start of git tdd itself (--version) as the floor. The
+// file is reset before each run, untimed, so that every run applies all 100.
+func benchPatch(r *runner) error {
+	dir := filepath.Join(r.work, "patch")
+	var file, blocks strings.Builder
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&file, "    value_%05d = compute(%d, scale=%d)\n", i, i, i%7)
+	}
+	for k := 0; k < 100; k++ {
+		i := 100 + k*198 // spread over the file, none overlapping
+		fmt.Fprintf(&blocks, "### CHANGE %d: scale %d\nFIND:\n```\n", k+1, i)
+		for j := i; j < i+3; j++ {
+			fmt.Fprintf(&blocks, "    value_%05d = compute(%d, scale=%d)\n", j, j, j%7)
+		}
+		fmt.Fprintf(&blocks, "```\nREPLACE WITH:\n```\n")
+		for j := i; j < i+3; j++ {
+			fmt.Fprintf(&blocks, "    value_%05d = compute(%d, scale=%d)  # rescaled\n", j, j, j%7+1)
+		}
+		blocks.WriteString("```\n\n")
+	}
+	if err := writeTree(dir, map[string]string{"big.py": file.String(), "blocks.txt": blocks.String()}); err != nil {
+		return err
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "big.py"}, {"commit", "-qm", "base"}} {
+		if _, err := r.sh(dir, nil, "git", args...); err != nil {
+			return err
+		}
+	}
+	// Each round resets the file (untimed), so that every timed run applies all
+	// 100 blocks; the first round only warms the caches.
+	var floor, patch []time.Duration
+	for i := -1; i < r.runs; i++ {
+		if _, err := r.sh(dir, nil, "git", "checkout", "-q", "--", "big.py"); err != nil {
+			return err
+		}
+		f, err := r.time(dir, "git", "tdd", "--version")
+		if err != nil {
+			return err
+		}
+		p, err := r.time(dir, "git", "tdd", "patch", "--from", "blocks.txt", "big.py")
+		if err != nil {
+			return err
+		}
+		if i >= 0 {
+			floor, patch = append(floor, f), append(patch, p)
+		}
+	}
+	out, err := r.sh(dir, nil, "git", "diff", "--numstat", "--", "big.py")
+	if err != nil || !strings.HasPrefix(string(out), "300\t300\t") {
+		return fmt.Errorf("the patch did not change its 300 lines: %q %v", out, err)
+	}
+	p := medianOf(patch)
+	fmt.Printf("patch    100 blocks into 20,000 lines: %v (goal < 50ms), git tdd --version %v %s\n",
+		round(p), round(medianOf(floor)), verdict(p < 50*time.Millisecond))
+	return nil
+}
+
+// benchContext: git tdd context over 200 files of 50 KB (10 MB; over the token
+// budget, so refused after every file is read, checked and counted). The
+// goal is only to report the time.
+func benchContext(r *runner) error {
+	dir := filepath.Join(r.work, "context")
+	files := map[string]string{}
+	var paths []string
+	for i := 0; i < 200; i++ {
+		p := fmt.Sprintf("src/m%03d.py", i)
+		var b strings.Builder
+		for j := 0; b.Len() < 50<<10; j++ {
+			fmt.Fprintf(&b, "def handler_%d_%d(request, limit=%d):\n    return request.get(%q, limit)\n\n", i, j, j, fmt.Sprintf("key%d", j))
+		}
+		files[p], paths = b.String()[:50<<10], append(paths, p)
+	}
+	if err := writeTree(dir, files); err != nil {
+		return err
+	}
+	if _, err := r.sh(dir, nil, "git", "init", "-q", "-b", "main"); err != nil {
+		return err
+	}
+	cat := append([]string{"cat"}, paths...)
+	ctx := append([]string{filepath.Join(r.bin, "git-tdd"), "context"}, paths...) // ours, not git's, for the memory figure
+	t, err := r.measure(dir, [][]string{cat, ctx}, 0, 2)
+	if err != nil {
+		return err
+	}
+	c := t[1].median()
+	fmt.Printf("context  200 files of 50 KB (10 MB, every token counted): %v (%.1f MB/s), cat %v; peak memory %d MB\n",
+		round(c), 10.0/c.Seconds(), round(t[0].median()), t[1].hwm>>10)
+	return nil
+}
+
+// time runs one command and returns how long it took.
+func (r *runner) time(dir, name string, args ...string) (time.Duration, error) {
+	start := time.Now()
+	_, err := r.sh(dir, nil, name, args...)
+	return time.Since(start), err
+}

@@ -1,0 +1,42 @@
+package edit
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The DESIGN §9 case in process: 100 blocks into a 20,000-line file.
+func BenchmarkApply100Blocks(b *testing.B) {
+	var file, in strings.Builder
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&file, "    value_%05d = compute(%d, scale=%d)\n", i, i, i%7)
+	}
+	for k := 0; k < 100; k++ {
+		i := 100 + k*198
+		fmt.Fprintf(&in, "### CHANGE %d: scale\nFIND:\n```\n", k+1)
+		for j := i; j < i+3; j++ {
+			fmt.Fprintf(&in, "    value_%05d = compute(%d, scale=%d)\n", j, j, j%7)
+		}
+		in.WriteString("```\nREPLACE WITH:\n```\n")
+		for j := i; j < i+3; j++ {
+			fmt.Fprintf(&in, "    value_%05d = compute(%d, scale=%d)  # rescaled\n", j, j, j%7+1)
+		}
+		in.WriteString("```\n\n")
+	}
+	data := []byte(file.String())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		blocks, err := ParseBlocks(in.String())
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, outs := ApplyAll(Parse(data), "big.py", blocks)
+		for _, o := range outs {
+			if o.Code != Applied {
+				b.Fatal(o)
+			}
+		}
+		_ = res.Bytes()
+	}
+}

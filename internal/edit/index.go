@@ -1,0 +1,54 @@
+package edit
+
+import (
+	"hash/maphash"
+	"slices"
+)
+
+// hashedLines is the text being patched, as strings with a hash each, kept in step
+// through every splice: the exact tier then compares one word a line, which
+// keeps 100 blocks into a 20,000-line file in a few milliseconds.
+type hashedLines struct {
+	seed maphash.Seed
+	s    []string
+	h    []uint64
+}
+
+func newHashedLines(s []string) *hashedLines {
+	x := &hashedLines{seed: maphash.MakeSeed(), s: s, h: make([]uint64, len(s))}
+	for i, l := range s {
+		x.h[i] = maphash.String(x.seed, l)
+	}
+	return x
+}
+
+func (x *hashedLines) splice(from, to int, repl []string) {
+	h := make([]uint64, len(repl))
+	for i, l := range repl {
+		h[i] = maphash.String(x.seed, l)
+	}
+	x.s = slices.Replace(x.s, from, to, repl...)
+	x.h = slices.Replace(x.h, from, to, h...)
+}
+
+// find is Find with the exact tier through the hashes.
+func (x *hashedLines) find(find []string) []Match {
+	if len(find) == 0 {
+		return nil
+	}
+	want := make([]uint64, len(find))
+	for i, l := range find {
+		want[i] = maphash.String(x.seed, l)
+	}
+	var out []Match
+	n := len(find)
+	for i := 0; i+n <= len(x.h); i++ {
+		if x.h[i] == want[0] && slices.Equal(x.h[i:i+n], want) && slices.Equal(x.s[i:i+n], find) {
+			out = append(out, Match{Start: i, End: i + n, Tier: Exact})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	return findTolerant(x.s, find)
+}
