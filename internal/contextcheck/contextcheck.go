@@ -5,11 +5,15 @@ package contextcheck
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
@@ -67,56 +71,92 @@ type Counter func(string) int
 // secretNames are the seed's patterns, matched case-insensitively on the name.
 var secretNames = []string{".env", ".env.*", "*.pem", "*.key", "*secret*", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.p12", "*.pfx", ".netrc", ".pgpass"}
 
-// secretContent are the shapes of private keys and well-known tokens.
+// secretContent are the shapes of private keys and well-known tokens. Each has
+// literals one of which any match contains: a cheap search for them decides
+// whether the regular expression runs at all, which keeps the check of a large
+// bundle at the speed of reading it.
 var secretContent = []struct {
-	what string
-	re   *regexp.Regexp
+	what    string
+	needles []string // any of them, in the case given (or lower case, with fold)
+	fold    bool
+	re      *regexp.Regexp
 }{
-	{"a private key", regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
-	{"an AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"an AWS secret access key", regexp.MustCompile(`(?i)aws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}`)},
-	{"a GitHub token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`)},
-	{"a Slack token", regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`)},
-	{"a Slack webhook", regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+`)},
-	{"a Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{"a Stripe secret key", regexp.MustCompile(`\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b`)},
-	{"an OpenAI or Anthropic key", regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}\b`)},
+	{"a private key", []string{"PRIVATE KEY"}, false, regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
+	{"an AWS access key id", []string{"AKIA", "ASIA"}, false, regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+	{"an AWS secret access key", []string{"aws_secret_access_key"}, true, regexp.MustCompile(`(?i)aws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}`)},
+	{"a GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, false, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`)},
+	{"a Slack token", []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, false, regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`)},
+	{"a Slack webhook", []string{"hooks.slack.com/services/"}, false, regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+`)},
+	{"a Google API key", []string{"AIza"}, false, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+	{"a Stripe secret key", []string{"_live_"}, false, regexp.MustCompile(`\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b`)},
+	{"an OpenAI or Anthropic key", []string{"sk-"}, false, regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}\b`)},
 }
 
 // Check reads paths (relative to cwd, or absolute) through the path gate and
-// returns the bundle with every problem found; nothing outside root is read.
+// returns the bundle with every problem found, in the order of paths; nothing
+// outside root is read. Files are read, checked and counted in parallel.
 func Check(root, cwd string, paths []string, lim Limits, count Counter) *Result {
 	res := &Result{Files: []File{}, Problems: []Problem{}}
+	tree, err := fsafe.OpenTree(root)
+	if err != nil {
+		res.Problems = append(res.Problems, Problem{"", err.Error()})
+		return res
+	}
+	defer tree.Close()
+	type job struct {
+		rel  string
+		file File
+		why  string
+	}
+	jobs := make([]job, 0, len(paths))
 	seen := map[string]bool{}
 	for _, p := range paths {
-		abs, rel, err := fsafe.Resolve(root, cwd, p)
-		if err != nil {
-			res.Problems = append(res.Problems, Problem{p, reason(err)})
+		rel, err := tree.Resolve(cwd, p)
+		switch {
+		case err != nil:
+			jobs = append(jobs, job{rel: p, why: reason(err)})
+		case seen[rel]:
+		default:
+			seen[rel] = true
+			jobs = append(jobs, job{rel: rel, why: SecretName(rel, lim.SecretPatterns)})
+		}
+	}
+	parallel(len(jobs), func(i int) {
+		j := &jobs[i]
+		if j.why != "" {
+			return
+		}
+		j.file, j.why = read(tree, j.rel, lim.MaxFileBytes)
+		if j.why == "" && count != nil {
+			j.file.Tokens = count(j.file.Content)
+		}
+	})
+	for _, j := range jobs {
+		if j.why != "" {
+			res.Problems = append(res.Problems, Problem{j.rel, j.why})
 			continue
 		}
-		if seen[rel] {
-			continue
-		}
-		seen[rel] = true
-		if why := SecretName(rel, lim.SecretPatterns); why != "" {
-			res.Problems = append(res.Problems, Problem{rel, why})
-			continue
-		}
-		f, why := read(abs, rel, lim.MaxFileBytes)
-		if why != "" {
-			res.Problems = append(res.Problems, Problem{rel, why})
-			continue
-		}
-		if count != nil {
-			f.Tokens = count(f.Content)
-		}
-		res.Tokens += f.Tokens
-		res.Files = append(res.Files, f)
+		res.Tokens += j.file.Tokens
+		res.Files = append(res.Files, j.file)
 	}
 	if count != nil && res.Tokens > lim.MaxTokens {
 		res.Problems = append(res.Problems, Problem{"", fmt.Sprintf("the context is %d tokens, over the budget of %d tokens", res.Tokens, lim.MaxTokens)})
 	}
 	return res
+}
+
+// parallel calls fn(0) … fn(n-1) on as many goroutines as there are CPUs.
+func parallel(n int, fn func(int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(n, runtime.GOMAXPROCS(0)); w++ {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func reason(err error) string {
@@ -139,19 +179,45 @@ func SecretName(rel string, extra []string) string {
 
 // SecretContent says what secret the content holds, or "".
 func SecretContent(b []byte) string {
+	var lower []byte
 	for _, s := range secretContent {
-		if s.re.Match(b) {
+		hay := b
+		if s.fold {
+			if lower == nil {
+				lower = bytes.ToLower(b)
+			}
+			hay = lower
+		}
+		if containsAny(hay, s.needles) && s.re.Match(b) {
 			return "it contains " + s.what
 		}
 	}
 	return ""
 }
 
-func read(abs, rel string, maxBytes int) (File, string) {
-	fi, err := os.Stat(abs)
+func containsAny(b []byte, needles []string) bool {
+	for _, n := range needles {
+		if bytes.Contains(b, []byte(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// cause is an error without the path it names, which the caller prints itself.
+func cause(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func read(tree *fsafe.Tree, rel string, maxBytes int) (File, string) {
+	fi, err := tree.Stat(rel)
 	switch {
 	case err != nil:
-		return File{}, "cannot be read: " + strings.TrimPrefix(err.Error(), "stat "+abs+": ")
+		return File{}, "cannot be read: " + cause(err)
 	case fi.IsDir():
 		return File{}, "is a directory; name the files"
 	case !fi.Mode().IsRegular():
@@ -159,9 +225,9 @@ func read(abs, rel string, maxBytes int) (File, string) {
 	case fi.Size() > int64(maxBytes):
 		return File{}, fmt.Sprintf("is %d bytes, over the limit of %d bytes", fi.Size(), maxBytes)
 	}
-	b, err := os.ReadFile(abs)
+	b, _, _, err := tree.ReadFile(rel)
 	if err != nil {
-		return File{}, "cannot be read: " + err.Error()
+		return File{}, "cannot be read: " + cause(err)
 	}
 	if len(b) > maxBytes {
 		return File{}, fmt.Sprintf("is %d bytes, over the limit of %d bytes", len(b), maxBytes)

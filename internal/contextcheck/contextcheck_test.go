@@ -63,3 +63,101 @@ func TestTokenBudget(t *testing.T) {
 		t.Errorf("a path given twice is read once: %d files", len(res.Files))
 	}
 }
+
+// Every well-known shape is found, in any position and case the pattern allows;
+// the literals that gate each pattern must be in every example it matches.
+func TestSecretContent(t *testing.T) {
+	examples := map[string]string{
+		"-----BEGIN OPENSSH PRIVATE KEY-----\n":                                       "a private key",
+		"-----BEGIN ENCRYPTED PRIVATE KEY-----":                                       "a private key",
+		"id = 'ASIAABCDEFGHIJKLMNOP'":                                                 "an AWS access key id",
+		"AWS_Secret_Access_Key = " + strings.Repeat("a", 40):                          "an AWS secret access key",
+		"aws_secret_access_key: \"" + strings.Repeat("Ab/+", 10) + "\"":               "an AWS secret access key",
+		"gho_" + strings.Repeat("x", 36):                                              "a GitHub token",
+		"github_pat_" + strings.Repeat("A", 22):                                       "a GitHub token",
+		"xoxp-0123456789-abc":                                                         "a Slack token",
+		"https://hooks.slack.com/services/T0000/B0000/XXXX":                           "a Slack webhook",
+		"key=AIza" + strings.Repeat("z", 35):                                          "a Google API key",
+		"sk_live_" + strings.Repeat("9", 24):                                          "a Stripe secret key",
+		"sk-ant-" + strings.Repeat("k", 40):                                           "an OpenAI or Anthropic key",
+		"OPENAI=sk-proj-" + strings.Repeat("k", 40):                                   "an OpenAI or Anthropic key",
+		strings.Repeat("filler line\n", 5000) + "tail ghp_" + strings.Repeat("q", 40): "a GitHub token",
+	}
+	for in, want := range examples {
+		if got := SecretContent([]byte(in)); got != "it contains "+want {
+			t.Errorf("%.60q: got %q, want %q", in, got, want)
+		}
+	}
+	for _, clean := range []string{"task-list desk-top", "AKIA is a prefix", "# a PRIVATE KEY is not here", "xoxb-short", "sk_live_short"} {
+		if got := SecretContent([]byte(clean)); got != "" {
+			t.Errorf("%q: %s", clean, got)
+		}
+	}
+	for _, s := range secretContent {
+		for in := range examples {
+			if m := s.re.FindString(in); m != "" {
+				hay := m
+				if s.fold {
+					hay = strings.ToLower(m)
+				}
+				found := false
+				for _, n := range s.needles {
+					found = found || strings.Contains(hay, n)
+				}
+				if !found {
+					t.Errorf("%s matched %q, which has none of %q", s.what, m, s.needles)
+				}
+			}
+		}
+	}
+}
+
+// Files are checked in parallel, but the bundle and the problems keep the
+// order the paths were given in.
+func TestOrderKept(t *testing.T) {
+	files := map[string]string{}
+	var paths []string
+	for i := 0; i < 64; i++ {
+		p := filepath.Join("d", strings.Repeat("x", i%5)+string(rune('a'+i%26))+strings.Repeat("y", i)+".txt")
+		files[p] = strings.Repeat("w ", i)
+		if i%9 == 0 {
+			files[p] = "-----BEGIN PRIVATE KEY-----"
+		}
+		paths = append(paths, p)
+	}
+	root := setup(t, files)
+	res := Check(root, root, paths, lim, func(s string) int { return len(strings.Fields(s)) })
+	var got []string
+	for _, f := range res.Files {
+		got = append(got, f.Path)
+	}
+	for _, p := range res.Problems {
+		got = append(got, p.Path)
+	}
+	var want []string
+	for i, p := range paths {
+		if i%9 != 0 {
+			want = append(want, p)
+		}
+	}
+	for i, p := range paths {
+		if i%9 == 0 {
+			want = append(want, p)
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("order:\n got %v\nwant %v", got, want)
+	}
+}
+
+// A symlink that leads out of the repository is refused, and what it points to is not read.
+func TestSymlinkOut(t *testing.T) {
+	root := setup(t, map[string]string{"ok.py": "x\n"})
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "s.txt"), []byte("secret\n"), 0o644)
+	os.Symlink(filepath.Join(outside, "s.txt"), filepath.Join(root, "link.txt"))
+	res := Check(root, root, []string{"link.txt"}, lim, nil)
+	if res.OK() || !strings.Contains(res.Problems[0].Reason, "symlink") {
+		t.Errorf("%+v", res)
+	}
+}

@@ -36,6 +36,9 @@ func (t *Tree) Resolve(cwd, p string) (string, error) {
 	return rel, err
 }
 
+// Stat describes a file of the tree without following a final symlink out of it.
+func (t *Tree) Stat(rel string) (fs.FileInfo, error) { return t.root.Stat(rel) }
+
 // ReadFile reads a file of the tree; ok is false when it does not exist.
 func (t *Tree) ReadFile(rel string) (data []byte, mode fs.FileMode, ok bool, err error) {
 	fi, err := t.root.Stat(rel)
