@@ -63,6 +63,9 @@ func extend(name string, existing, incoming []byte) ([]byte, error) {
 		for _, l := range out {
 			res.Lines = append(res.Lines, Line{S: l, EOL: eol})
 		}
+		if n := len(t.Lines); n > 0 && t.Lines[n-1].EOL == "" && len(res.Lines) > 0 {
+			res.Lines[len(res.Lines)-1].EOL = "" // the file ended without a newline; it still does
+		}
 		return res.Bytes(), nil
 	case ".go":
 		return extendGo(existing, incoming)

@@ -122,6 +122,11 @@ func TestExtendPythonEdges(t *testing.T) {
 	if err != nil || string(got) != "class A:\n    x = 1\n    # the last member\n\n    y = 2\n\n# module notes\n# more\n" {
 		t.Errorf("%q %v", got, err)
 	}
+	// a missing final newline stays missing
+	got, err = Merge("a.py", []byte("class A:\n    x = 1"), []byte("class A:\n    y = 2\n"), Extend, 0)
+	if err != nil || string(got) != "class A:\n    x = 1\n\n    y = 2" {
+		t.Errorf("%q %v", got, err)
+	}
 	// CRLF is kept
 	got, err = Merge("a.py", []byte("class A:\r\n    x = 1\r\n"), []byte("class A:\n    y = 2\n"), Extend, 0)
 	if err != nil || string(got) != "class A:\r\n    x = 1\r\n\r\n    y = 2\r\n" {
