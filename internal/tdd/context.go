@@ -31,11 +31,7 @@ type contextJSON struct {
 
 // Run checks and prints the bundle; any refusal is exit 2, naming each path.
 func (c *ContextCmd) Run(env *cmdline.Env) error {
-	l, err := lifecycleEnv(env)
-	if err != nil {
-		return err
-	}
-	cfg, _, err := inForce(env, l)
+	l, cfg, _, err := inForceEnv(env)
 	if err != nil {
 		return err
 	}

@@ -43,13 +43,20 @@ func inForce(env *cmdline.Env, l *lifecycle.Env) (*config.Config, string, error)
 	return c, "", err
 }
 
-// applyEnv prepares writing into the working tree the command runs in.
-func applyEnv(env *cmdline.Env, command string) (*apply.Env, error) {
+// inForceEnv is the lifecycle environment with the configuration in force
+// and the workflow's issue, if the command runs in one's worktree.
+func inForceEnv(env *cmdline.Env) (*lifecycle.Env, *config.Config, string, error) {
 	l, err := lifecycleEnv(env)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
 	cfg, issue, err := inForce(env, l)
+	return l, cfg, issue, err
+}
+
+// applyEnv prepares writing into the working tree the command runs in.
+func applyEnv(env *cmdline.Env, command string) (*apply.Env, error) {
+	l, cfg, issue, err := inForceEnv(env)
 	if err != nil {
 		return nil, err
 	}

@@ -21,11 +21,7 @@ type PromptCmd struct {
 // Run prints the prompt: the whole file for new or small files, FIND/REPLACE
 // blocks for large ones.
 func (c *PromptCmd) Run(env *cmdline.Env) error {
-	l, err := lifecycleEnv(env)
-	if err != nil {
-		return err
-	}
-	cfg, _, err := inForce(env, l)
+	l, cfg, _, err := inForceEnv(env)
 	if err != nil {
 		return err
 	}
