@@ -151,8 +151,9 @@ func (e *Env) confirm(tty *term.TTY, strategy string) (bool, error) {
 }
 
 func (e *Env) askLine(tty *term.TTY, lines int64) (int, error) {
+	fmt.Fprintf(tty.Writer(), "The file has %s; %d appends.\n", term.Count(lines, "line", "lines"), lines+1)
 	for i := 0; i < 3; i++ {
-		ans, err := tty.Line(e.Ctx, fmt.Sprintf("Insert before line (1 to %d):", lines+1))
+		ans, err := tty.Line(e.Ctx, "Insert before line:")
 		if err != nil {
 			return 0, err
 		}
