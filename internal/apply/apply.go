@@ -8,7 +8,6 @@ import (
 	"context"
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
@@ -30,6 +29,7 @@ type Env struct {
 	Color   string
 	Command string // for the audit log: "tdd write", "tdd patch", "tdd run"
 	Issue   string
+	Cwd     string // paths are relative to it (the -C directory)
 	// TTY, when set, is the terminal to ask on; nil opens /dev/tty when needed.
 	TTY *term.TTY
 }
@@ -62,11 +62,7 @@ func (e *Env) tree(p string) (files, string, error) {
 
 // resolve checks p with the path gate; a refused path is exit 2 and is audited.
 func (e *Env) resolve(t files, p string) (string, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	rel, err := t.Resolve(cwd, p)
+	rel, err := t.Resolve(e.Cwd, p)
 	if err != nil {
 		e.audit(state.AuditEntry{Path: state.CleanPath(p), Outcome: "refused", Detail: err.Error()})
 		return "", exitcode.With(exitcode.Usage, err).WithHint("paths must stay inside the working tree %s and outside .git; nothing was read or written", e.Repo.Top)

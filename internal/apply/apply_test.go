@@ -48,7 +48,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Chdir(repo.Top)
 	f := &fixture{t: t, dir: repo.Top}
 	f.env = &Env{Ctx: ctx, Repo: repo, Store: state.New(repo.CommonDir), Cfg: config.Default(),
-		Out: &f.out, Err: &f.out, Color: "never", Command: "tdd write",
+		Out: &f.out, Err: &f.out, Color: "never", Command: "tdd write", Cwd: repo.Top,
 		Getenv: func(k string) string {
 			if k == "GIT_TDD_AUTO" {
 				return "1"

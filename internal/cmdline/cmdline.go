@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -45,6 +46,13 @@ func (e *Env) Dir() string {
 		return e.Directory
 	}
 	return "."
+}
+
+// Cwd is the absolute directory the command runs in, against which the paths
+// it is given are resolved: -C's, else the process's.
+func (e *Env) Cwd() (string, error) {
+	d, err := filepath.Abs(e.Dir())
+	return d, exitcode.Wrap(exitcode.Usage, err)
 }
 
 // Stdout colours for standard output, decided once.

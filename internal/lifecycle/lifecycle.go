@@ -32,6 +32,7 @@ type Env struct {
 	Err    io.Writer                                // diagnostics, and the tests' live output
 	Getenv func(string) string
 	Color  string // the --color flag
+	Cwd    string // where paths given on the command line are relative to (-C)
 }
 
 var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)

@@ -129,11 +129,7 @@ func (e *Env) checkContext(cfg *config.Config, o StartOptions) (lld, subject str
 	if len(paths) == 0 {
 		return "", o.Subject, nil
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return "", "", err
-	}
-	res := contextcheck.Check(e.Repo.Top, cwd, paths, cfg.Context, o.Count)
+	res := contextcheck.Check(e.Repo.Top, e.Cwd, paths, cfg.Context, o.Count)
 	if err := res.Err("the context is refused; nothing was started"); err != nil {
 		return "", "", err
 	}

@@ -3,12 +3,12 @@ package tdd
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/contextcheck"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/lifecycle"
 	"github.com/git-tdd/git-tdd/internal/term"
 	"github.com/git-tdd/git-tdd/internal/tokens"
 )
@@ -43,7 +43,7 @@ func (c *ContextCmd) Run(env *cmdline.Env) error {
 	if len(paths) == 0 {
 		return exitcode.New(exitcode.Usage, "name the files to check").WithHint("git tdd context PATH... [--lld FILE]")
 	}
-	res, err := checkContext(l.Repo.Top, paths, cfg)
+	res, err := checkContext(l, paths, cfg)
 	if err != nil {
 		return err
 	}
@@ -68,11 +68,7 @@ func (c *ContextCmd) Run(env *cmdline.Env) error {
 
 // checkContext applies the context rules with the real token counter; any
 // problem is exit 2 with one line a path.
-func checkContext(root string, paths []string, cfg *config.Config) (*contextcheck.Result, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	res := contextcheck.Check(root, cwd, paths, cfg.Context, tokens.Count)
+func checkContext(l *lifecycle.Env, paths []string, cfg *config.Config) (*contextcheck.Result, error) {
+	res := contextcheck.Check(l.Repo.Top, l.Cwd, paths, cfg.Context, tokens.Count)
 	return res, res.Err("the context is refused: " + term.Count(len(res.Problems), "problem", "problems"))
 }

@@ -3,6 +3,7 @@ package tdd
 import (
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/git-tdd/git-tdd/internal/apply"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
@@ -18,10 +19,14 @@ func lifecycleEnv(env *cmdline.Env) (*lifecycle.Env, error) {
 	if err != nil {
 		return nil, err
 	}
+	cwd, err := env.Cwd()
+	if err != nil {
+		return nil, err
+	}
 	return &lifecycle.Env{
 		Ctx: env.Ctx, Repo: repo, Store: state.New(repo.CommonDir),
 		Config: func(rev string) (*config.Config, error) { return env.Config(repo, rev) },
-		Out:    env.Stdout, Err: env.Stderr, Getenv: env.Getenv, Color: env.Color,
+		Out:    env.Stdout, Err: env.Stderr, Getenv: env.Getenv, Color: env.Color, Cwd: cwd,
 	}, nil
 }
 
@@ -61,12 +66,19 @@ func applyEnv(env *cmdline.Env, command string) (*apply.Env, error) {
 		return nil, err
 	}
 	return &apply.Env{Ctx: env.Ctx, Repo: l.Repo, Store: l.Store, Cfg: cfg, Out: env.Stdout, Err: env.Stderr,
-		Getenv: env.Getenv, Color: env.Color, Command: command, Issue: issue}, nil
+		Getenv: env.Getenv, Color: env.Color, Command: command, Issue: issue, Cwd: l.Cwd}, nil
 }
 
-// input reads --from, or standard input.
+// input reads --from (relative to -C's directory), or standard input.
 func input(env *cmdline.Env, from string) ([]byte, error) {
 	if from != "" {
+		cwd, err := env.Cwd()
+		if err != nil {
+			return nil, err
+		}
+		if !filepath.IsAbs(from) {
+			from = filepath.Join(cwd, from)
+		}
 		data, err := os.ReadFile(from)
 		return data, exitcode.Wrap(exitcode.Usage, err)
 	}

@@ -2,12 +2,12 @@ package tdd
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/fsafe"
 	"github.com/git-tdd/git-tdd/internal/prompts"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // PromptCmd prints an agent's instructions for one file (seed 003).
@@ -19,7 +19,8 @@ type PromptCmd struct {
 }
 
 // Run prints the prompt: the whole file for new or small files, FIND/REPLACE
-// blocks for large ones.
+// blocks for large ones. Everything it includes, the file to modify too, passes
+// the context checks first.
 func (c *PromptCmd) Run(env *cmdline.Env) error {
 	l, cfg, _, err := inForceEnv(env)
 	if err != nil {
@@ -30,42 +31,45 @@ func (c *PromptCmd) Run(env *cmdline.Env) error {
 		return err
 	}
 	defer tree.Close()
-	cwd, err := os.Getwd()
-	if err != nil {
-		return err
-	}
-	rel, err := tree.Resolve(cwd, c.Path)
+	rel, err := tree.Resolve(l.Cwd, c.Path)
 	if err != nil {
 		return exitcode.Wrap(exitcode.Usage, err)
 	}
-	existing, _, exists, err := tree.ReadFile(rel)
-	if err != nil {
-		return exitcode.Wrap(exitcode.Usage, err)
-	}
-	if c.Change == "modify" && !exists {
-		return exitcode.New(exitcode.Usage, "%s does not exist: use --change add", rel)
-	}
-	req := prompts.Request{Path: rel, Change: c.Change, Existing: existing, MaxLines: cfg.Patch.LargeLines, MaxBytes: cfg.Patch.LargeBytes}
 	var docs []string
+	if c.Change == "modify" {
+		if _, err := tree.Stat(rel); err != nil {
+			return exitcode.New(exitcode.Usage, "%s does not exist: use --change add", term.Path(rel))
+		}
+		docs = append(docs, c.Path)
+	}
 	if c.LLD != "" {
 		docs = append(docs, c.LLD)
 	}
 	docs = append(docs, c.Tests...)
+	req := prompts.Request{Path: rel, Change: c.Change, MaxLines: cfg.Patch.LargeLines, MaxBytes: cfg.Patch.LargeBytes}
 	if len(docs) > 0 {
-		res, err := checkContext(l.Repo.Top, docs, cfg)
+		res, err := checkContext(l, docs, cfg)
 		if err != nil {
 			return err
 		}
-		for i, f := range res.Files {
-			if i == 0 && c.LLD != "" {
-				req.LLD = f.Content
-				continue
-			}
-			req.Tests = append(req.Tests, prompts.File{Path: f.Path, Content: f.Content})
+		byPath := map[string]string{}
+		for _, f := range res.Files {
+			byPath[f.Path] = f.Content
+		}
+		relOf := func(p string) string { r, _ := tree.Resolve(l.Cwd, p); return r }
+		if c.Change == "modify" {
+			req.Existing = []byte(byPath[rel])
+		}
+		if c.LLD != "" {
+			req.LLD = byPath[relOf(c.LLD)]
+		}
+		for _, t := range c.Tests {
+			r := relOf(t)
+			req.Tests = append(req.Tests, prompts.File{Path: r, Content: byPath[r]})
 		}
 	}
 	text, strategy := prompts.Build(req)
-	fmt.Fprintf(env.Stderr, "git-tdd: prompt for %s: %s\n", rel, describe(strategy))
+	fmt.Fprintf(env.Stderr, "git-tdd: prompt for %s: %s\n", term.Path(rel), describe(strategy))
 	fmt.Fprint(env.Stdout, text)
 	return nil
 }
