@@ -66,11 +66,11 @@ func apply(t *Text, idx *hashedLines, b Block, changed *[]span) Outcome {
 		return Outcome{Code: Applied, Tier: Exact, Start: 1, End: len(b.Replace), Message: "created the file"}
 	}
 	ms := idx.find(b.Find)
+	if at, ok := applied(idx, b, ms); ok {
+		return Outcome{Code: AlreadyApplied, Tier: Exact, Start: at.Start + 1, End: at.End,
+			Message: fmt.Sprintf("already applied: the replacement is at lines %d–%d", at.Start+1, at.End)}
+	}
 	switch {
-	case len(ms) == 0 && len(b.Replace) > 0 && len(idx.find(b.Replace)) > 0:
-		at := idx.find(b.Replace)[0]
-		return Outcome{Code: AlreadyApplied, Tier: at.Tier, Start: at.Start + 1, End: at.End,
-			Message: fmt.Sprintf("already applied: the replacement is at lines %d–%d and the FIND text is gone", at.Start+1, at.End)}
 	case len(ms) == 0:
 		return notFound(lines, b.Find)
 	case len(ms) > 1:
@@ -99,6 +99,37 @@ func apply(t *Text, idx *hashedLines, b Block, changed *[]span) Outcome {
 	o := Outcome{Code: Applied, Tier: m.Tier, Start: m.Start + 1, End: m.Start + len(repl)}
 	o.Message = fmt.Sprintf("applied at lines %d–%d (%s match)", m.Start+1, m.End, m.Tier)
 	return o
+}
+
+// applied tells a block whose change is already in the file: its replacement
+// is there exactly and once, has more than blank lines, and the FIND text is
+// either gone or only the part of the replacement it was kept in.
+func applied(idx *hashedLines, b Block, ms []Match) (Match, bool) {
+	if countNonBlank(b.Replace) == 0 {
+		return Match{}, false
+	}
+	rs := idx.exact(b.Replace)
+	if len(rs) != 1 {
+		return Match{}, false
+	}
+	r := rs[0]
+	switch {
+	case len(ms) == 0:
+		return r, true
+	case len(ms) == 1 && ms[0].Start >= r.Start && ms[0].End <= r.End && len(b.Replace) > len(b.Find):
+		return r, true
+	}
+	return Match{}, false
+}
+
+func countNonBlank(ls []string) int {
+	n := 0
+	for _, l := range ls {
+		if trimRight(l) != "" {
+			n++
+		}
+	}
+	return n
 }
 
 func overlaps(m Match, s span) bool {

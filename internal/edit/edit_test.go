@@ -236,6 +236,34 @@ func TestAlreadyAppliedAndOverlap(t *testing.T) {
 	}
 }
 
+// "Already applied" needs the replacement exactly, once, and with something
+// more than blank lines in it; otherwise a FIND that is not there is not found.
+func TestAlreadyAppliedIsStrict(t *testing.T) {
+	file := "def f(x):\n    if x:\n        return None\n    return x + 1\n"
+	tests := []struct {
+		name, file, find, repl string
+		want                   string
+	}{
+		{"replacement only loosely there", file, "def f(y):\n    return y + 1\n", "  return None\n", NotFound},
+		{"replacement twice", "x = 1\ny = 2\nx = 1\n", "x = 0\n", "x = 1\n", NotFound},
+		{"replacement blank", "a\n\nb\n", "zzz\n", "\n", NotFound},
+		{"replacement exactly once", "a\nB\nc\n", "b\n", "B\n", AlreadyApplied},
+		// the FIND is part of its own replacement: running the block again
+		// must not add the new lines a second time
+		{"FIND inside its replacement", "import os\nimport sys\n", "import os\n", "import os\nimport sys\n", AlreadyApplied},
+		{"FIND inside, but the replacement absent", "import os\nimport re\n", "import os\n", "import os\nimport sys\n", Applied},
+	}
+	for _, tt := range tests {
+		got, o := applyOne(t, tt.file, tt.find, tt.repl)
+		if o.Code != tt.want {
+			t.Errorf("%s: %s (%+v)", tt.name, o.Code, o)
+		}
+		if tt.want != Applied && got != tt.file {
+			t.Errorf("%s: changed to %q", tt.name, got)
+		}
+	}
+}
+
 // CRLF, a BOM and a missing final newline survive an edit.
 func TestKeepsLineEndings(t *testing.T) {
 	tests := []struct{ file, find, repl, want string }{

@@ -36,6 +36,17 @@ func (x *hashedLines) find(find []string) []Match {
 	if len(find) == 0 {
 		return nil
 	}
+	if ms := x.exact(find); len(ms) > 0 {
+		return ms
+	}
+	return findTolerant(x.s, find)
+}
+
+// exact is the exact tier alone.
+func (x *hashedLines) exact(find []string) []Match {
+	if len(find) == 0 {
+		return nil
+	}
 	want := make([]uint64, len(find))
 	for i, l := range find {
 		want[i] = maphash.String(x.seed, l)
@@ -47,8 +58,5 @@ func (x *hashedLines) find(find []string) []Match {
 			out = append(out, Match{Start: i, End: i + n, Tier: Exact})
 		}
 	}
-	if len(out) > 0 {
-		return out
-	}
-	return findTolerant(x.s, find)
+	return out
 }
