@@ -50,6 +50,7 @@ var (
 // (or its fence), or a "### FILE: <path>" line, picks the file for the blocks
 // that follow.
 func ParseBlocks(input string) ([]Block, error) {
+	input = strings.TrimPrefix(input, "\ufeff")
 	lines := strings.Split(strings.ReplaceAll(input, "\r\n", "\n"), "\n")
 	p := &blockParser{lines: lines}
 	for p.i < len(lines) {
@@ -76,7 +77,7 @@ func (p *blockParser) next() error {
 	trimmed := strings.TrimSpace(line)
 	switch {
 	case fileRe.MatchString(trimmed):
-		p.file = fileRe.FindStringSubmatch(trimmed)[1]
+		p.file = strings.Trim(fileRe.FindStringSubmatch(trimmed)[1], "`*\"' ")
 		p.i++
 	case changeRe.MatchString(trimmed):
 		p.desc = strings.TrimSpace(changeRe.FindStringSubmatch(trimmed)[1])
@@ -96,18 +97,30 @@ func (p *blockParser) next() error {
 	return nil
 }
 
-// maybeFileName remembers a line that looks like a path: aider writes the file
-// name on the line before a block's fence.
+// maybeFileName remembers the file name aider writes on the line before a
+// block (or its fence). Only a line that looks like a path counts: one word,
+// with a directory or an extension; prose before a block is prose.
 func (p *blockParser) maybeFileName(s string) {
 	if s == "" || fenceRe.MatchString(s) {
 		return
 	}
-	if j := p.i + 1; j < len(p.lines) {
-		nxt := strings.TrimSpace(p.lines[j])
-		if fenceRe.MatchString(nxt) && j+1 < len(p.lines) && searchRe.MatchString(strings.TrimSpace(p.lines[j+1])) || searchRe.MatchString(nxt) {
-			p.file = strings.Trim(s, "`*: ")
-		}
+	j := p.i + 1
+	if j >= len(p.lines) {
+		return
 	}
+	nxt := strings.TrimSpace(p.lines[j])
+	if !(fenceRe.MatchString(nxt) && j+1 < len(p.lines) && searchRe.MatchString(strings.TrimSpace(p.lines[j+1])) || searchRe.MatchString(nxt)) {
+		return
+	}
+	if name := strings.Trim(s, "`*: "); pathLike(name) {
+		p.file = name
+	}
+}
+
+// pathLike: no spaces, a directory or an extension, and not a sentence's end.
+func pathLike(s string) bool {
+	return s != "" && !strings.ContainsAny(s, " \t") && strings.ContainsAny(s, "./") &&
+		!strings.HasSuffix(s, ".") && !strings.ContainsAny(s, "!?,;()[]{}<>|")
 }
 
 func (p *blockParser) seedBlock() error {

@@ -134,6 +134,34 @@ func TestParseAider(t *testing.T) {
 	}
 }
 
+// Only a line that looks like a path names the file of the block after it:
+// prose before a block is prose.
+func TestParseFileNames(t *testing.T) {
+	block := "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n"
+	tests := map[string]string{
+		"I will create the helper.\n" + block:         "",
+		"Here is the fix\n" + block:                   "",
+		"Here is the fix:\n```python\n" + block + "```": "",
+		"src/app.py\n" + block:                        "src/app.py",
+		"`src/app.py`\n" + block:                      "src/app.py",
+		"**src/app.py**\n```\n" + block + "```":        "src/app.py",
+		"app.py:\n" + block:                           "app.py",
+		"### FILE: `src/x.go`\n" + block:              "src/x.go",
+		"### FILE: Makefile\n" + block:                "Makefile",
+		"\ufeffsrc/bom.py\n" + block:                  "src/bom.py",
+	}
+	for in, want := range tests {
+		bs, err := ParseBlocks(in)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if bs[0].File != want {
+			t.Errorf("%q: file %q, want %q", in, bs[0].File, want)
+		}
+	}
+}
+
 func lines(s string) *Text { return Parse([]byte(s)) }
 
 func applyOne(t *testing.T, file, find, repl string) (string, Outcome) {
