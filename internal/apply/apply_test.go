@@ -455,3 +455,19 @@ func TestHostileNames(t *testing.T) {
 		t.Fatalf("an escape reached the output: %q", f.out.String())
 	}
 }
+
+// The whole-file answer git tdd prompt asks for is written without its header
+// and fence; an answer for another file is refused.
+func TestWriteTakesPromptsAnswer(t *testing.T) {
+	f := newFixture(t)
+	if err := f.env.Write(WriteOptions{Path: "n.py", Content: []byte("### FILE: n.py\n```python\nx = 1\n```\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if f.read("n.py") != "x = 1\n" {
+		t.Fatalf("%q", f.read("n.py"))
+	}
+	err := f.env.Write(WriteOptions{Path: "n.py", Content: []byte("### FILE: other.py\n```\ny = 2\n```\n")})
+	if code(err) != exitcode.Usage || f.read("n.py") != "x = 1\n" {
+		t.Fatalf("%v", err)
+	}
+}

@@ -46,8 +46,12 @@ func (e *Env) Write(o WriteOptions) error {
 		return err
 	}
 	defer tree.Close()
+	if o.Content, err = e.unwrap(tree, rel, o.Content); err != nil {
+		return err
+	}
 	old, _, exists, err := tree.ReadFile(rel)
 	if err != nil {
+		e.audit(state.AuditEntry{Path: rel, Outcome: "refused", Detail: err.Error()})
 		return exitcode.Wrap(exitcode.Usage, err)
 	}
 	oldLines, newLines := gitx.CountLines(old), gitx.CountLines(o.Content)
@@ -69,6 +73,21 @@ func (e *Env) Write(o WriteOptions) error {
 		return e.unattended(tree, rel, old, o, oldLines, entry)
 	}
 	return e.ask(tty, tree, rel, old, o, oldLines, newLines, entry)
+}
+
+// unwrap takes the content out of git tdd prompt's whole-file answer ("### FILE:"
+// and a fence), which must be for this file; other input is the content as it is.
+func (e *Env) unwrap(tree files, rel string, in []byte) ([]byte, error) {
+	name, content, ok := edit.WholeFile(in)
+	if !ok {
+		return in, nil
+	}
+	if named, err := tree.Resolve(e.Repo.Top, name); err != nil || named != rel {
+		e.audit(state.AuditEntry{Path: rel, Outcome: "refused", Detail: "the answer is for " + name})
+		return nil, exitcode.New(exitcode.Usage, "the content is for %s, not %s; nothing was written", term.Path(name), term.Path(rel))
+	}
+	fmt.Fprintf(e.Err, "git-tdd: took the content of %s out of its \"### FILE:\" answer and fence\n", term.Path(rel))
+	return content, nil
 }
 
 // unattended: nobody can approve; only --force (if allowed) replaces.

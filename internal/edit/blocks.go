@@ -207,3 +207,32 @@ func (p *blockParser) add(b Block) {
 	b.File = p.file
 	p.blocks = append(p.blocks, b)
 }
+
+// WholeFile is git tdd prompt's answer format for a whole file: a "### FILE:
+// <path>" line, then the content in a fence that closes at the end of the
+// answer. It returns the path and the content between the fences, byte for
+// byte; ok is false for anything else, which is then the content itself.
+func WholeFile(input []byte) (path string, content []byte, ok bool) {
+	s := strings.TrimPrefix(string(input), "\ufeff")
+	header, rest, found := strings.Cut(strings.TrimLeft(s, " \t\r\n"), "\n")
+	m := fileRe.FindStringSubmatch(strings.TrimSpace(header))
+	if !found || m == nil {
+		return "", nil, false
+	}
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	open, body, found := strings.Cut(rest, "\n")
+	fm := fenceRe.FindStringSubmatch(strings.TrimSuffix(open, "\r"))
+	if !found || fm == nil || fm[1] != "" {
+		return "", nil, false
+	}
+	body = strings.TrimRight(body, " \t\r\n")
+	i := strings.LastIndexByte(body, '\n')
+	closing := strings.TrimSpace(body[i+1:])
+	if closing == "" || strings.Trim(closing, fm[2][:1]) != "" || len(closing) < len(fm[2]) {
+		return "", nil, false
+	}
+	if i < 0 {
+		return strings.Trim(m[1], "`*\"' "), []byte{}, true
+	}
+	return strings.Trim(m[1], "`*\"' "), []byte(body[:i+1]), true
+}

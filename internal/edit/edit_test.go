@@ -395,3 +395,29 @@ func nonBlank(ls []string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// The whole-file answer that git tdd prompt asks for is unwrapped exactly;
+// anything else is not taken for it.
+func TestWholeFile(t *testing.T) {
+	tests := []struct {
+		in, path, content string
+		ok                bool
+	}{
+		{"### FILE: a.py\n```python\nx = 1\n```\n", "a.py", "x = 1\n", true},
+		{"\n### FILE: `a.py`\n\n```\nx = 1\r\ny = 2\r\n```\n\n", "a.py", "x = 1\r\ny = 2\r\n", true},
+		{"### FILE: README.md\n````\n# T\n```sh\nmake\n```\n````\n", "README.md", "# T\n```sh\nmake\n```\n", true},
+		{"### FILE: e.txt\n```\n```\n", "e.txt", "", true},
+		{"x = 1\n", "", "", false},
+		{"### FILE: a.py\nx = 1\n", "", "", false},
+		{"### FILE: a.py\n```\nx = 1\n```\nand some prose\n", "", "", false},
+		{"### FILE: a.py\n````\nx = 1\n```\n", "", "", false},
+		{"### FILE: a.py\n```\nx = 1\n", "", "", false},
+		{"prose\n### FILE: a.py\n```\nx = 1\n```\n", "", "", false},
+	}
+	for _, tt := range tests {
+		path, content, ok := WholeFile([]byte(tt.in))
+		if ok != tt.ok || path != tt.path || string(content) != tt.content {
+			t.Errorf("%q: %q %q %v", tt.in, path, content, ok)
+		}
+	}
+}

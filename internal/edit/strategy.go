@@ -48,27 +48,40 @@ func splice(t *Text, at int, incoming []byte) []byte {
 }
 
 func extend(name string, existing, incoming []byte) ([]byte, error) {
+	t := Parse(existing)
+	var out []string
 	switch strings.ToLower(path.Ext(name)) {
 	case ".py", ".pyi":
-		t := Parse(existing)
-		out, err := extendPython(t.Strings(), SplitLines(string(incoming)))
-		if err != nil {
+		var err error
+		if out, err = extendPython(t.Strings(), SplitLines(string(incoming))); err != nil {
 			return nil, err
 		}
 		if err := CheckPython(out); err != nil {
 			return nil, fmt.Errorf("the extended file would not parse: %w", err)
 		}
-		res := &Text{BOM: t.BOM}
-		eol := t.EOL()
-		for _, l := range out {
-			res.Lines = append(res.Lines, Line{S: l, EOL: eol})
-		}
-		if n := len(t.Lines); n > 0 && t.Lines[n-1].EOL == "" && len(res.Lines) > 0 {
-			res.Lines[len(res.Lines)-1].EOL = "" // the file ended without a newline; it still does
-		}
-		return res.Bytes(), nil
 	case ".go":
-		return extendGo(existing, incoming)
+		src := strings.Join(t.Strings(), "\n") + "\n" // without the BOM and CRs, which go/format would not keep
+		b, err := extendGo([]byte(src), incoming)
+		if err != nil {
+			return nil, err
+		}
+		out = SplitLines(string(b))
+	default:
+		return nil, fmt.Errorf("extend merges classes of Python files and declarations of Go files, and %s is neither; choose append, insert or replace", name)
 	}
-	return nil, fmt.Errorf("extend merges classes of Python files and declarations of Go files, and %s is neither; choose append, insert or replace", name)
+	return relined(t, out), nil
+}
+
+// relined joins lines with the existing file's BOM, usual line ending, and
+// missing final newline.
+func relined(t *Text, out []string) []byte {
+	res := &Text{BOM: t.BOM, Lines: make([]Line, len(out))}
+	eol := t.EOL()
+	for i, l := range out {
+		res.Lines[i] = Line{S: l, EOL: eol}
+	}
+	if n := len(t.Lines); n > 0 && t.Lines[n-1].EOL == "" && len(res.Lines) > 0 {
+		res.Lines[len(res.Lines)-1].EOL = "" // the file ended without a newline; it still does
+	}
+	return res.Bytes()
 }

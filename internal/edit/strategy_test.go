@@ -146,6 +146,18 @@ func TestCheckPython(t *testing.T) {
 	}
 }
 
+// Go's extend keeps the file's BOM and CRLF line endings, which go/format drops.
+func TestExtendGoKeepsLineEndings(t *testing.T) {
+	existing := "\ufeffpackage p\r\n\r\ntype S struct {\r\n\ta int\r\n}\r\n"
+	got, err := Merge("s.go", []byte(existing), []byte("package p\n\ntype S struct {\n\ta int\n\tb int\n}\n"), Extend, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(got), "\ufeffpackage p\r\n") || strings.Count(string(got), "\n") != strings.Count(string(got), "\r\n") || !strings.Contains(string(got), "\tb int\r\n") {
+		t.Errorf("%q", got)
+	}
+}
+
 func TestExtendGo(t *testing.T) {
 	existing := "package store\n\n// Store keeps things.\ntype Store struct {\n\tlimit int\n}\n\n// Get gets.\nfunc (s *Store) Get() int { return s.limit }\n"
 	incoming := "package store\n\nimport \"strings\"\n\ntype Store struct {\n\tlimit int\n\tname  string\n}\n\n// Get is already there.\nfunc (s *Store) Get() int { return 0 }\n\n// Name names it.\nfunc (s *Store) Name() string { return strings.ToUpper(s.name) }\n\ntype Other struct{}\n"
