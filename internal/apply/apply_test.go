@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -165,6 +167,11 @@ func TestT030T040AutoModeBlocksLargeFile(t *testing.T) {
 	}
 	if f.read("m.py") != lines(600) {
 		t.Fatal("changed")
+	}
+	// the content is kept for the human the hint names
+	saved := regexp.MustCompile(`--from (\S+)`).FindStringSubmatch(ee.Hint)
+	if b, err := os.ReadFile(saved[len(saved)-1]); err != nil || string(b) != "x\n" {
+		t.Errorf("saved content %q %v (hint %q)", b, err, ee.Hint)
 	}
 	a := f.audit()
 	if len(a) != 1 || a[0].Outcome != "refused" || a[0].Before.Lines != 600 || a[0].ApprovedBy != "" {
@@ -469,5 +476,71 @@ func TestWriteTakesPromptsAnswer(t *testing.T) {
 	err := f.env.Write(WriteOptions{Path: "n.py", Content: []byte("### FILE: other.py\n```\ny = 2\n```\n")})
 	if code(err) != exitcode.Usage || f.read("n.py") != "x = 1\n" {
 		t.Fatalf("%v", err)
+	}
+}
+
+// changingTree changes the file on disk after it was first read, as an editor
+// would while a human is at the prompt.
+type changingTree struct {
+	files
+	dir   string
+	reads *int
+}
+
+func (c changingTree) ReadFile(rel string) ([]byte, fs.FileMode, bool, error) {
+	*c.reads++
+	if *c.reads == 2 {
+		os.WriteFile(filepath.Join(c.dir, rel), []byte("edited meanwhile\n"), 0o644)
+	}
+	return c.files.ReadFile(rel)
+}
+
+// A file that changed after it was read is not written over.
+func TestWriteRefusesAFileThatChanged(t *testing.T) {
+	f := newFixture(t)
+	f.write("m.py", "old\n")
+	saved, reads := openTree, 0
+	openTree = func(dir string) (files, error) {
+		tr, err := saved(dir)
+		return changingTree{tr, dir, &reads}, err
+	}
+	t.Cleanup(func() { openTree = saved })
+	err := f.env.Write(WriteOptions{Path: "m.py", Content: []byte("new\n")})
+	if code(err) != exitcode.Refused || f.read("m.py") != "edited meanwhile\n" {
+		t.Fatalf("%v: %q", err, f.read("m.py"))
+	}
+}
+
+// --strategy insert without --line is a usage error, not a refusal.
+func TestInsertNeedsALine(t *testing.T) {
+	f := newFixture(t)
+	f.write("m.py", "a\n")
+	err := f.env.Write(WriteOptions{Path: "m.py", Content: []byte("b\n"), Strategy: "insert"})
+	if code(err) != exitcode.Usage || f.read("m.py") != "a\n" {
+		t.Fatalf("%v", err)
+	}
+}
+
+// A legal name of 250 bytes can be written: the temp file's name is short.
+func TestLongName(t *testing.T) {
+	f := newFixture(t)
+	name := strings.Repeat("n", 247) + ".py"
+	if err := f.env.Write(WriteOptions{Path: name, Content: []byte("x\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if f.read(name) != "x\n" {
+		t.Fatal("not written")
+	}
+}
+
+// A patch for a file that does not exist is refused and audited.
+func TestPatchMissingFileAudited(t *testing.T) {
+	f := newFixture(t)
+	err := f.env.Patch(PatchOptions{Path: "none.py", Input: []byte("<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n")})
+	if code(err) != exitcode.Refused {
+		t.Fatalf("%v", err)
+	}
+	if a := f.audit(); len(a) != 1 || a[0].Path != "none.py" || a[0].Outcome != "refused" {
+		t.Fatalf("%+v", a)
 	}
 }

@@ -198,6 +198,7 @@ func (e *Env) patchFiles(tree files, o PatchOptions, blocks []edit.Block) ([]*pa
 		if f == nil {
 			old, _, exists, err := tree.ReadFile(rel)
 			if err != nil {
+				e.audit(state.AuditEntry{Path: rel, Strategy: "patch", Outcome: "refused", Detail: err.Error()})
 				return nil, exitcode.Wrap(exitcode.Usage, err)
 			}
 			f = &patchFile{rel: rel, old: old, exists: exists}
@@ -205,7 +206,8 @@ func (e *Env) patchFiles(tree files, o PatchOptions, blocks []edit.Block) ([]*pa
 			order = append(order, f)
 		}
 		if !f.exists && len(f.blocks) == 0 && len(b.Find) > 0 {
-			return nil, exitcode.New(exitcode.Refused, "block %d: %s does not exist (an empty FIND creates a file)", b.Index, rel)
+			e.audit(state.AuditEntry{Path: rel, Strategy: "patch", Outcome: "refused", Detail: "the file does not exist"})
+			return nil, exitcode.New(exitcode.Refused, "block %d: %s does not exist (an empty FIND creates a file)", b.Index, term.Path(rel))
 		}
 		f.blocks = append(f.blocks, b)
 	}

@@ -1,12 +1,18 @@
 package apply
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/git-tdd/git-tdd/internal/atomicfile"
 	"github.com/git-tdd/git-tdd/internal/edit"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
@@ -101,18 +107,33 @@ func (e *Env) unattended(tree files, rel string, old []byte, o WriteOptions, old
 	}
 	entry.Outcome, entry.Detail = "refused", "needs approval: no terminal, or --auto"
 	e.audit(entry)
-	err := exitcode.New(exitcode.HumanRequired, "%s has %d lines: a human must approve replacing it", rel, oldLines).
+	err := exitcode.New(exitcode.HumanRequired, "%s has %d lines: a human must approve replacing it; nothing was written", term.Path(rel), oldLines).
 		WithDetail("Cannot replace non-trivial files in auto mode")
 	hint := "a human can run it in a terminal to choose a strategy"
+	if saved, serr := e.savePending(o.Content); serr == nil {
+		hint = fmt.Sprintf("the new content is saved; a human can run, in a terminal:\n  git -C %s tdd write --from %s -- %s",
+			term.ShellQuote(e.Repo.Top), term.ShellQuote(saved), term.ShellQuote(rel))
+	}
 	if e.Cfg.Write.AllowForce {
-		hint += ", or --auto --force replaces it"
+		hint += "\nor, unattended, --auto --force replaces it"
 	} else {
-		hint += " ([write] allow_force = false forbids --force)"
+		hint += "\n[write] allow_force = false forbids --force"
 	}
 	if prompts.IsLarge(old, e.Cfg.Patch.LargeLines, e.Cfg.Patch.LargeBytes) {
 		hint += "\nthe file is large: send FIND/REPLACE blocks to git tdd patch instead of the whole file"
 	}
 	return err.WithHint("%s", hint)
+}
+
+// savePending keeps content an unattended write could not put in place, under
+// the common git directory, so that a human can write it after all.
+func (e *Env) savePending(data []byte) (string, error) {
+	sum := sha256.Sum256(data)
+	p := filepath.Join(e.Store.Dir, "pending", hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return "", err
+	}
+	return p, atomicfile.Write(p, data, 0o600)
 }
 
 // ask shows what would be lost and asks for a strategy on the terminal.
@@ -222,6 +243,19 @@ func (m *mergeError) Error() string { return m.err.Error() }
 
 // commit merges with the strategy, writes atomically and audits.
 func (e *Env) commit(tree files, rel string, old []byte, o WriteOptions, strategy, approvedBy string, entry state.AuditEntry) error {
+	if strategy == edit.Insert && o.Line == 0 {
+		entry.Outcome, entry.Strategy, entry.Detail = "refused", strategy, "no line to insert before"
+		e.audit(entry)
+		return exitcode.New(exitcode.Usage, "--strategy insert needs --line N: the line to insert before")
+	}
+	// The file may have changed while a human was deciding: write only over
+	// the content that was shown.
+	if now, _, _, err := tree.ReadFile(rel); err != nil || !bytes.Equal(now, old) {
+		entry.Outcome, entry.Strategy, entry.Detail = "refused", strategy, "the file changed meanwhile"
+		e.audit(entry)
+		return exitcode.New(exitcode.Refused, "%s changed while this write was being decided; nothing was written", term.Path(rel)).
+			WithHint("run the write again, to decide on its content as it is now")
+	}
 	data, err := edit.Merge(rel, old, o.Content, strategy, o.Line)
 	if err != nil {
 		entry.Outcome, entry.Strategy, entry.Detail = "refused", strategy, err.Error()

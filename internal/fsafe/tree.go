@@ -77,7 +77,7 @@ func (t *Tree) Write(rel string, data []byte) (err error) {
 		}
 		perm, keep = fi.Mode().Perm(), true
 	}
-	tmp := path.Join(dir, "."+path.Base(rel)+".tmp-"+randomSuffix())
+	tmp := path.Join(dir, ".git-tdd-"+randomSuffix()+".tmp") // short: any legal name can be written
 	f, err := t.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err

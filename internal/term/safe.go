@@ -60,6 +60,17 @@ func unsafeRune(r rune) bool {
 	return (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r)
 }
 
+// ShellQuote quotes s for a POSIX shell, for a command line shown to a human
+// to copy; plain words stay as they are.
+func ShellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./=+:,@%", r)))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // Line renders one line of file content for a terminal: tabs stay, other control
 // characters become caret notation (^[ for ESC, ^M for CR), invalid UTF-8 bytes and
 // format characters a visible escape, so content can't rewrite what is on screen.

@@ -40,6 +40,17 @@ func TestColorEnabled(t *testing.T) {
 	}
 }
 
+func TestShellQuote(t *testing.T) {
+	tests := map[string]string{
+		"src/a.py": "src/a.py", "": "''", "a b": "'a b'", "it's": `'it'\''s'`, "$(x);`y`": "'$(x);`y`'", "caf\u00e9": "'caf\u00e9'",
+	}
+	for in, want := range tests {
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
 func TestPath(t *testing.T) {
 	tests := map[string]string{
 		"plain.txt":      "plain.txt",
