@@ -139,16 +139,16 @@ func TestParseAider(t *testing.T) {
 func TestParseFileNames(t *testing.T) {
 	block := "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n"
 	tests := map[string]string{
-		"I will create the helper.\n" + block:         "",
-		"Here is the fix\n" + block:                   "",
+		"I will create the helper.\n" + block:           "",
+		"Here is the fix\n" + block:                     "",
 		"Here is the fix:\n```python\n" + block + "```": "",
-		"src/app.py\n" + block:                        "src/app.py",
-		"`src/app.py`\n" + block:                      "src/app.py",
-		"**src/app.py**\n```\n" + block + "```":        "src/app.py",
-		"app.py:\n" + block:                           "app.py",
-		"### FILE: `src/x.go`\n" + block:              "src/x.go",
-		"### FILE: Makefile\n" + block:                "Makefile",
-		"\ufeffsrc/bom.py\n" + block:                  "src/bom.py",
+		"src/app.py\n" + block:                          "src/app.py",
+		"`src/app.py`\n" + block:                        "src/app.py",
+		"**src/app.py**\n```\n" + block + "```":         "src/app.py",
+		"app.py:\n" + block:                             "app.py",
+		"### FILE: `src/x.go`\n" + block:                "src/x.go",
+		"### FILE: Makefile\n" + block:                  "Makefile",
+		"\ufeffsrc/bom.py\n" + block:                    "src/bom.py",
 	}
 	for in, want := range tests {
 		bs, err := ParseBlocks(in)
