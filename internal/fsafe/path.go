@@ -61,6 +61,15 @@ func Resolve(root, cwd, p string) (abs, rel string, err error) {
 	return real, filepath.ToSlash(rel), nil
 }
 
+// hfsIgnored drops the code points HFS+ ignores in names (git's is_hfs_dotgit).
+func hfsIgnored(r rune) rune {
+	switch {
+	case r >= 0x200c && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x206a && r <= 0x206f, r == 0xfeff:
+		return -1
+	}
+	return r
+}
+
 // within reports whether p is root or below it.
 func within(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
@@ -97,10 +106,11 @@ func resolveExisting(p string) (string, error) {
 
 // gitLookAlike finds a component that is, or that some file system would take
 // for, ".git": any case (.GIT), trailing dots or spaces (".git. "), the NTFS
-// short name (GIT~1), or an NTFS stream (".git::$INDEX_ALLOCATION").
+// short name (GIT~1), an NTFS stream (".git::$INDEX_ALLOCATION"), or with the
+// invisible characters HFS+ ignores (".g\u200cit"), as git's own checks do.
 func gitLookAlike(rel string) (string, bool) {
 	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
-		n := strings.ToLower(c)
+		n := strings.ToLower(strings.Map(hfsIgnored, c))
 		if i := strings.IndexByte(n, ':'); i >= 0 {
 			n = n[:i]
 		}

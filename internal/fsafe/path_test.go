@@ -44,7 +44,7 @@ func TestT140Resolve(t *testing.T) {
 		"", "../outside/x", "../../etc/passwd", "sub/../../outside/y", filepath.Join(outside, "abs.txt"), "/etc/passwd",
 		"link/escape.txt", "link", "dangling", ".git/hooks/pre-commit", ".git", ".GIT/config", ".Git/config",
 		"sub/.git/x", ".git./config", ".git /config", "GIT~1/config", ".git::$INDEX_ALLOCATION/config", "gitlink/config", ".",
-		"a\x00b",
+		"a\x00b", ".g\u200cit/config", "\ufeff.git/config", ".gi\u206ft/hooks/x",
 	}
 	for _, p := range bad {
 		_, _, err := Resolve(root, root, p)

@@ -4,26 +4,37 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
+	"strings"
 )
 
-// Tree is a working tree opened so that every read and write stays inside it:
-// paths go through the gate first, and the files are then opened through an
-// os.Root, so a symlink swapped in meanwhile still cannot lead out.
+// Tree is a working tree opened so that every read and write stays inside it
+// and out of .git, even against a symlink swapped in after the path gate: each
+// directory on the way is opened as an os.Root of its own (no symlink can lead
+// out of it), and where it really is is checked before a file in it is touched;
+// the file is then read or written through that handle, and a final component
+// that has become a symlink is refused.
 type Tree struct {
-	Dir  string // its real path
+	Dir  string // as given
+	real string // its real path
 	root *os.Root
 }
 
 // OpenTree opens dir.
 func OpenTree(dir string) (*Tree, error) {
-	root, err := os.OpenRoot(dir)
+	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Tree{Dir: dir, root: root}, nil
+	root, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, err
+	}
+	return &Tree{Dir: dir, real: real, root: root}, nil
 }
 
 // Close releases the tree.
@@ -36,12 +47,91 @@ func (t *Tree) Resolve(cwd, p string) (string, error) {
 	return rel, err
 }
 
-// Stat describes a file of the tree without following a final symlink out of it.
-func (t *Tree) Stat(rel string) (fs.FileInfo, error) { return t.root.Stat(rel) }
+// openDir opens directory dir of the tree (slash-separated, "." for the top),
+// one component at a time, creating the missing ones if create is set, and
+// checks that each is where the path gate allowed it to be.
+func (t *Tree) openDir(dir string, create bool) (*os.Root, error) {
+	cur, err := t.root.OpenRoot(".")
+	if err != nil || dir == "." {
+		return cur, err
+	}
+	for _, c := range strings.Split(dir, "/") {
+		if create {
+			if err := cur.Mkdir(c, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+				cur.Close()
+				return nil, err
+			}
+		}
+		next, err := cur.OpenRoot(c)
+		cur.Close()
+		if err != nil {
+			return nil, err
+		}
+		if err := t.check(next, dir); err != nil {
+			next.Close()
+			return nil, err
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+// check refuses a directory handle that is not inside the tree, or is inside
+// .git: a symlink swapped in between the path gate and the open.
+func (t *Tree) check(r *os.Root, dir string) error {
+	f, err := r.Open(".")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	real, err := openedPath(f)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return nil // the handle itself still keeps it inside the tree
+	}
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(t.real, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return &PathError{dir, "leads outside the repository through a symlink"}
+	}
+	if name, bad := gitLookAlike(rel); bad {
+		return &PathError{dir, "leads into " + name + " through a symlink"}
+	}
+	return nil
+}
+
+// lstat describes the final component of rel in its opened directory,
+// refusing a symlink: the gate resolved every symlink, so one now was swapped in.
+func lstat(d *os.Root, rel string) (fs.FileInfo, error) {
+	fi, err := d.Lstat(path.Base(rel))
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, &PathError{rel, "has become a symlink"}
+	}
+	return fi, err
+}
+
+// Stat describes a file of the tree.
+func (t *Tree) Stat(rel string) (fs.FileInfo, error) {
+	d, err := t.openDir(path.Dir(rel), false)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return lstat(d, rel)
+}
 
 // ReadFile reads a file of the tree; ok is false when it does not exist.
 func (t *Tree) ReadFile(rel string) (data []byte, mode fs.FileMode, ok bool, err error) {
-	fi, err := t.root.Stat(rel)
+	d, err := t.openDir(path.Dir(rel), false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer d.Close()
+	fi, err := lstat(d, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0, false, nil
 	}
@@ -51,7 +141,15 @@ func (t *Tree) ReadFile(rel string) (data []byte, mode fs.FileMode, ok bool, err
 	if !fi.Mode().IsRegular() {
 		return nil, 0, false, &PathError{rel, "is not a regular file"}
 	}
-	data, err = t.root.ReadFile(rel)
+	f, err := d.Open(path.Base(rel))
+	if err != nil {
+		return nil, 0, false, err
+	}
+	defer f.Close()
+	if now, err := f.Stat(); err != nil || !os.SameFile(fi, now) {
+		return nil, 0, false, &PathError{rel, "was replaced while it was being opened"}
+	}
+	data, err = io.ReadAll(f)
 	return data, fi.Mode().Perm(), err == nil, err
 }
 
@@ -66,26 +164,31 @@ var (
 // directory. On any failure the old file is byte-identical and no temp file is
 // left. Missing parent directories are created.
 func (t *Tree) Write(rel string, data []byte) (err error) {
-	dir := path.Dir(rel)
-	if err := t.root.MkdirAll(dir, 0o755); err != nil {
+	d, err := t.openDir(path.Dir(rel), true)
+	if err != nil {
 		return err
 	}
+	defer d.Close()
+	name := path.Base(rel)
 	perm, keep := fs.FileMode(0o644), false
-	if fi, err := t.root.Stat(rel); err == nil {
-		if !fi.Mode().IsRegular() {
-			return &PathError{rel, "is not a regular file"}
-		}
+	fi, err := lstat(d, rel)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return &PathError{rel, "is not a regular file"}
+	case err == nil:
 		perm, keep = fi.Mode().Perm(), true
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
 	}
-	tmp := path.Join(dir, ".git-tdd-"+randomSuffix()+".tmp") // short: any legal name can be written
-	f, err := t.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	tmp := ".git-tdd-" + randomSuffix() + ".tmp" // short: any legal name can be written
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			t.root.Remove(tmp)
+			d.Remove(tmp)
 		}
 	}()
 	if err = writeData(f, data); err != nil {
@@ -102,20 +205,28 @@ func (t *Tree) Write(rel string, data []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	if err = rename(t.root, tmp, rel); err != nil {
+	if err = rename(d, tmp, name); err != nil {
 		return err
 	}
-	d, err := t.root.Open(dir)
-	if err != nil {
-		return nil // written; only the durability of the rename is unconfirmed
+	if dir, err := d.Open("."); err == nil {
+		dir.Sync() // written; only the durability of the rename is unconfirmed without it
+		dir.Close()
 	}
-	defer d.Close()
-	d.Sync()
 	return nil
 }
 
 // Remove deletes a file of the tree (to undo a file this run created).
-func (t *Tree) Remove(rel string) error { return t.root.Remove(rel) }
+func (t *Tree) Remove(rel string) error {
+	d, err := t.openDir(path.Dir(rel), false)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if _, err := lstat(d, rel); err != nil {
+		return err
+	}
+	return d.Remove(path.Base(rel))
+}
 
 func randomSuffix() string {
 	b := make([]byte, 6)

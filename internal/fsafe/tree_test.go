@@ -86,3 +86,44 @@ func TestTreeRefusesEscapeAtWriteTime(t *testing.T) {
 		t.Errorf("something was written outside: %v", ents)
 	}
 }
+
+// A symlink swapped in after the gate cannot lead a read or a write into .git
+// either (the gate passed "d/pre-commit"; d then points at .git/hooks), nor can
+// a file that has become a symlink be read or written through.
+func TestTreeRefusesGitAtWriteTime(t *testing.T) {
+	dir := t.TempDir()
+	hooks := filepath.Join(dir, ".git", "hooks")
+	os.MkdirAll(hooks, 0o755)
+	os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[core]\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "d"), 0o755)
+	os.WriteFile(filepath.Join(dir, "f.txt"), []byte("f\n"), 0o644)
+	tr, _ := OpenTree(dir)
+	defer tr.Close()
+	rel, err := tr.Resolve(dir, "d/pre-commit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "d"))
+	os.Symlink(".git/hooks", filepath.Join(dir, "d"))
+	if err := tr.Write(rel, []byte("#!/bin/sh\n")); err == nil {
+		t.Fatal("wrote into .git through a swapped symlink")
+	}
+	if ents, _ := os.ReadDir(hooks); len(ents) != 0 {
+		t.Errorf("written into .git/hooks: %v", ents)
+	}
+	if _, _, _, err := tr.ReadFile("d/x"); err == nil {
+		t.Error("read in .git through a swapped symlink")
+	}
+	// the file itself swapped for a symlink to .git/config
+	os.Remove(filepath.Join(dir, "f.txt"))
+	os.Symlink(".git/config", filepath.Join(dir, "f.txt"))
+	if data, _, _, err := tr.ReadFile("f.txt"); err == nil {
+		t.Errorf("read .git/config through a swapped symlink: %q", data)
+	}
+	if err := tr.Write("f.txt", []byte("x")); err == nil {
+		t.Error("wrote over a swapped symlink")
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(b) != "[core]\n" {
+		t.Errorf(".git/config changed: %q", b)
+	}
+}
