@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -115,6 +117,10 @@ func Check(root, cwd string, paths []string, lim Limits, count Counter) *Result 
 		switch {
 		case err != nil:
 			jobs = append(jobs, job{rel: p, why: reason(err)})
+		case slices.Contains(strings.Split(filepath.ToSlash(p), "/"), ".."):
+			// seed 002 N0: a context path never goes through "..", even when it
+			// would come back inside
+			jobs = append(jobs, job{rel: p, why: `goes through "..": name files inside the repository from where you are, or with -C`})
 		case seen[rel]:
 		default:
 			seen[rel] = true

@@ -37,7 +37,7 @@ func TestRefusals(t *testing.T) {
 		"aws.cfg": "AWS access key id", "gh.txt": "GitHub token", "slack.txt": "Slack token",
 		"big.txt": "over the limit of 102400 bytes", "bin.dat": "binary", "dir": "is a directory",
 		"../outside.py": "outside the repository", ".git/config": "git's own directory", "missing.py": "cannot be read",
-		"private.cfg": "secret (private*)",
+		"private.cfg": "secret (private*)", "dir/../ok.py": `goes through ".."`,
 	}
 	for p, want := range tests {
 		l := lim
