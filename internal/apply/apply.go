@@ -39,6 +39,7 @@ type Env struct {
 type files interface {
 	Resolve(cwd, p string) (string, error)
 	ReadFile(rel string) ([]byte, fs.FileMode, bool, error)
+	Stat(rel string) (fs.FileInfo, error)
 	Write(rel string, data []byte) error
 	Remove(rel string) error
 	Close() error

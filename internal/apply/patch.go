@@ -2,7 +2,10 @@ package apply
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/edit"
@@ -54,6 +57,7 @@ type patchFile struct {
 	rel     string
 	old     []byte
 	exists  bool
+	info    fs.FileInfo // as read, to tell an edit made meanwhile
 	blocks  []edit.Block
 	result  []byte
 	changed bool
@@ -140,7 +144,10 @@ func (e *Env) writeAll(tree files, files []*patchFile) error {
 		if !f.changed {
 			continue
 		}
-		err := tree.Write(f.rel, f.result)
+		err := unchanged(tree, f)
+		if err == nil {
+			err = tree.Write(f.rel, f.result)
+		}
 		if err == nil {
 			continue
 		}
@@ -155,6 +162,21 @@ func (e *Env) writeAll(tree files, files []*patchFile) error {
 			return fmt.Errorf("writing %s: %w; could not restore %s", f.rel, err, strings.Join(lost, ", "))
 		}
 		return fmt.Errorf("writing %s: %w; nothing was written (the files before it were restored)", f.rel, err)
+	}
+	return nil
+}
+
+// unchanged checks that the file is still as it was read (the same file, size
+// and modification time): a patch never writes over an edit made meanwhile.
+func unchanged(tree files, f *patchFile) error {
+	now, err := tree.Stat(f.rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !f.exists:
+		return nil
+	case err != nil && f.exists:
+		return err
+	case !f.exists || f.info == nil || !os.SameFile(now, f.info) || now.Size() != f.info.Size() || !now.ModTime().Equal(f.info.ModTime()):
+		return errors.New("it changed while the patch was being applied")
 	}
 	return nil
 }
@@ -202,6 +224,9 @@ func (e *Env) patchFiles(tree files, o PatchOptions, blocks []edit.Block) ([]*pa
 				return nil, exitcode.Wrap(exitcode.Usage, err)
 			}
 			f = &patchFile{rel: rel, old: old, exists: exists}
+			if exists {
+				f.info, _ = tree.Stat(rel)
+			}
 			byName[rel] = f
 			order = append(order, f)
 		}

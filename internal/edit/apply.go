@@ -2,6 +2,7 @@ package edit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -105,8 +106,8 @@ func apply(t *Text, idx *hashedLines, b Block, changed *[]span) Outcome {
 // is there exactly and once, has more than blank lines, and the FIND text is
 // either gone or only the part of the replacement it was kept in.
 func applied(idx *hashedLines, b Block, ms []Match) (Match, bool) {
-	if countNonBlank(b.Replace) == 0 {
-		return Match{}, false
+	if countNonBlank(b.Replace) == 0 || len(ms) > 1 || len(ms) == 1 && !containsRun(b.Replace, b.Find) {
+		return Match{}, false // (the common case, decided without a scan of the file)
 	}
 	rs := idx.exact(b.Replace)
 	if len(rs) != 1 {
@@ -120,6 +121,16 @@ func applied(idx *hashedLines, b Block, ms []Match) (Match, bool) {
 		return r, true
 	}
 	return Match{}, false
+}
+
+// containsRun reports whether sub occurs in ls as consecutive lines.
+func containsRun(ls, sub []string) bool {
+	for i := 0; i+len(sub) <= len(ls); i++ {
+		if slices.Equal(ls[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 func countNonBlank(ls []string) int {
