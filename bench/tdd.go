@@ -39,7 +39,9 @@ func benchTDD(r *runner) error {
 	if err := os.WriteFile(filepath.Join(wt, "tests", "test_mul.py"), []byte(test), 0o644); err != nil {
 		return err
 	}
+	r.pipe = true
 	t, err := r.measure(wt, [][]string{{"pytest", "-v", "--tb=short"}, {"git", "tdd", "red"}}, 0, 1)
+	r.pipe = false
 	if err != nil {
 		return err
 	}

@@ -188,7 +188,10 @@ func (r *Repo) AddAll(ctx context.Context) error {
 // Commit commits the index with message; the user's hooks run. With allowEmpty
 // a commit is made even when nothing changed.
 func (r *Repo) Commit(ctx context.Context, message string, allowEmpty bool) error {
-	args := []string{"commit", "-q", "--cleanup=verbatim", "-F", "-"}
+	// These are bookkeeping commits of the lifecycle; the automatic maintenance
+	// a commit starts (another git process each time) is left to the user's
+	// own next commit.
+	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=verbatim", "-F", "-"}
 	if allowEmpty {
 		args = append(args, "--allow-empty")
 	}
