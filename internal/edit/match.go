@@ -3,6 +3,8 @@ package edit
 import (
 	"slices"
 	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/pysource"
 )
 
 // Tier is how loosely a block matched.
@@ -171,21 +173,9 @@ func shifted(window, find []string) (func([]string) []string, bool) {
 	}, true
 }
 
-const tabWidth = 4
+func indentOf(s string) string { return pysource.IndentOf(s) }
 
-func indentOf(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
-
-func width(indent string) int {
-	n := 0
-	for _, c := range indent {
-		if c == '\t' {
-			n += tabWidth
-		} else {
-			n++
-		}
-	}
-	return n
-}
+func width(indent string) int { return pysource.Width(indent) }
 
 // indentUnit is "\t" when the region is indented with tabs, else " ".
 func indentUnit(lines []string) string {
@@ -199,7 +189,7 @@ func indentUnit(lines []string) string {
 
 func render(w int, unit string) string {
 	if unit == "\t" {
-		return strings.Repeat("\t", w/tabWidth) + strings.Repeat(" ", w%tabWidth)
+		return strings.Repeat("\t", w/pysource.TabWidth) + strings.Repeat(" ", w%pysource.TabWidth)
 	}
 	return strings.Repeat(" ", w)
 }

@@ -2,110 +2,11 @@ package edit
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/pysource"
 )
-
-// pyStmt is one logical Python statement: physical lines [start, end), the
-// indentation of its first line, and what it defines, if anything.
-type pyStmt struct {
-	start, end int
-	indent     int
-	kind       string // "class", "def", "assign", "import", "decorator", "other"
-	name       string
-}
-
-var (
-	pyDef    = regexp.MustCompile(`^(?:async\s+)?def\s+([A-Za-z_]\w*)`)
-	pyClass  = regexp.MustCompile(`^class\s+([A-Za-z_]\w*)`)
-	pyAssign = regexp.MustCompile(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
-	pyAnnot  = regexp.MustCompile(`^([A-Za-z_]\w*)\s*:\s*[^=]+$`)
-)
-
-// pyStatements splits source into logical statements, aware of brackets,
-// strings (triple-quoted ones spanning lines) and backslash continuations.
-func pyStatements(lines []string) ([]pyStmt, error) {
-	var out []pyStmt
-	depth := 0
-	quote := "" // the open string's delimiter
-	var cur *pyStmt
-	for i, line := range lines {
-		if cur == nil {
-			t := strings.TrimSpace(line)
-			if t == "" || strings.HasPrefix(t, "#") {
-				continue
-			}
-			cur = &pyStmt{start: i, indent: width(indentOf(line))}
-			classify(cur, t)
-		}
-		cont := false
-		for j := 0; j < len(line); j++ {
-			c := line[j]
-			if quote != "" {
-				switch {
-				case c == '\\':
-					j++
-				case strings.HasPrefix(line[j:], quote):
-					j += len(quote) - 1
-					quote = ""
-				}
-				continue
-			}
-			switch {
-			case c == '#':
-				j = len(line)
-			case c == '"' || c == '\'':
-				q := string(c)
-				if strings.HasPrefix(line[j:], q+q+q) {
-					q = q + q + q
-				}
-				quote = q
-				j += len(q) - 1
-			case strings.IndexByte("([{", c) >= 0:
-				depth++
-			case strings.IndexByte(")]}", c) >= 0:
-				depth--
-			case c == '\\' && j == len(line)-1:
-				cont = true
-			}
-		}
-		if len(quote) == 1 { // a one-quote string cannot span lines
-			return nil, fmt.Errorf("line %d: a string is not closed", i+1)
-		}
-		if depth < 0 {
-			return nil, fmt.Errorf("line %d: a closing bracket without its opening one", i+1)
-		}
-		if depth == 0 && quote == "" && !cont {
-			cur.end = i + 1
-			out = append(out, *cur)
-			cur = nil
-		}
-	}
-	if cur != nil {
-		return nil, fmt.Errorf("line %d: the statement is not finished (an open bracket or string)", cur.start+1)
-	}
-	return out, nil
-}
-
-func classify(s *pyStmt, t string) {
-	switch {
-	case strings.HasPrefix(t, "@"):
-		s.kind = "decorator"
-	case pyClass.MatchString(t):
-		s.kind, s.name = "class", pyClass.FindStringSubmatch(t)[1]
-	case pyDef.MatchString(t):
-		s.kind, s.name = "def", pyDef.FindStringSubmatch(t)[1]
-	case strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from "):
-		s.kind, s.name = "import", t
-	case pyAssign.MatchString(t):
-		s.kind, s.name = "assign", pyAssign.FindStringSubmatch(t)[1]
-	case pyAnnot.MatchString(t):
-		s.kind, s.name = "assign", pyAnnot.FindStringSubmatch(t)[1]
-	default:
-		s.kind = "other"
-	}
-}
 
 // pyItem is a definition with its decorators: lines [start, end).
 type pyItem struct {
@@ -116,20 +17,20 @@ type pyItem struct {
 
 // pyItems groups the statements at one indentation inside [from, to) into items;
 // the lines of a def or class body belong to it.
-func pyItems(stmts []pyStmt, from, to, indent int) []pyItem {
+func pyItems(stmts []pysource.Stmt, from, to, indent int) []pyItem {
 	var items []pyItem
 	decorated := -1
 	for _, s := range stmts {
-		if s.start < from || s.start >= to || s.indent != indent {
+		if s.Start < from || s.Start >= to || s.Indent != indent {
 			continue
 		}
-		if s.kind == "decorator" {
+		if s.Kind == "decorator" {
 			if decorated < 0 {
-				decorated = s.start
+				decorated = s.Start
 			}
 			continue
 		}
-		it := pyItem{kind: s.kind, name: s.name, start: s.start, end: s.end, indent: indent}
+		it := pyItem{kind: s.Kind, name: s.Name, start: s.Start, end: s.End, indent: indent}
 		if decorated >= 0 {
 			it.start, decorated = decorated, -1
 		}
@@ -153,11 +54,11 @@ func pyItems(stmts []pyStmt, from, to, indent int) []pyItem {
 // re-indented; classes, functions and imports the module lacks are added too.
 // What existing has is kept as it is.
 func extendPython(existing, incoming []string) ([]string, error) {
-	es, err := pyStatements(existing)
+	es, err := pysource.Statements(existing)
 	if err != nil {
 		return nil, fmt.Errorf("the existing file: %w", err)
 	}
-	is, err := pyStatements(incoming)
+	is, err := pysource.Statements(incoming)
 	if err != nil {
 		return nil, fmt.Errorf("the new content: %w", err)
 	}
@@ -226,7 +127,7 @@ func extendPython(existing, incoming []string) ([]string, error) {
 
 // missingMembers renders the members of the incoming class that the existing
 // class lacks, at the existing class's member indentation.
-func missingMembers(es, is []pyStmt, existing, incoming []string, ex, in pyItem) ([]string, int, error) {
+func missingMembers(es, is []pysource.Stmt, existing, incoming []string, ex, in pyItem) ([]string, int, error) {
 	eIndent := memberIndent(es, ex)
 	iIndent := memberIndent(is, in)
 	if iIndent < 0 {
@@ -253,10 +154,10 @@ func missingMembers(es, is []pyStmt, existing, incoming []string, ex, in pyItem)
 }
 
 // memberIndent is the indentation of a class's first statement, or -1.
-func memberIndent(stmts []pyStmt, c pyItem) int {
+func memberIndent(stmts []pysource.Stmt, c pyItem) int {
 	for _, s := range stmts {
-		if s.start > c.start && s.start < c.end && s.indent > c.indent {
-			return s.indent
+		if s.Start > c.start && s.Start < c.end && s.Indent > c.indent {
+			return s.Indent
 		}
 	}
 	return -1
@@ -273,11 +174,11 @@ func reindentLine(l string, from, to int, unit string) string {
 // bodyEnd is the line after a class's body: its last statement and the
 // comments indented under it, but not the module's comments that follow at the
 // class's own indentation.
-func bodyEnd(lines []string, stmts []pyStmt, c pyItem) int {
+func bodyEnd(lines []string, stmts []pysource.Stmt, c pyItem) int {
 	end := c.start + 1
 	for _, s := range stmts {
-		if s.start >= c.start && s.start < c.end {
-			end = max(end, s.end)
+		if s.Start >= c.start && s.Start < c.end {
+			end = max(end, s.End)
 		}
 	}
 	for end < c.end {
@@ -330,29 +231,4 @@ func trimBlankEnd(lines []string) []string {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
-}
-
-// CheckPython reports the first structural error of Python source (brackets and
-// strings that do not close, an indentation that dedents to nowhere).
-func CheckPython(lines []string) error {
-	stmts, err := pyStatements(lines)
-	if err != nil {
-		return err
-	}
-	levels := []int{0}
-	for _, s := range stmts {
-		top := levels[len(levels)-1]
-		switch {
-		case s.indent > top:
-			levels = append(levels, s.indent)
-		case s.indent < top:
-			for len(levels) > 1 && levels[len(levels)-1] > s.indent {
-				levels = levels[:len(levels)-1]
-			}
-			if levels[len(levels)-1] != s.indent {
-				return fmt.Errorf("line %d: the indentation matches no outer level", s.start+1)
-			}
-		}
-	}
-	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/pysource"
 )
 
 // The write strategies of git tdd write (seed 001).
@@ -56,7 +58,7 @@ func extend(name string, existing, incoming []byte) ([]byte, error) {
 		if out, err = extendPython(t.Strings(), SplitLines(string(incoming))); err != nil {
 			return nil, err
 		}
-		if err := CheckPython(out); err != nil {
+		if err := pysource.Check(out); err != nil {
 			return nil, fmt.Errorf("the extended file would not parse: %w", err)
 		}
 	case ".go":

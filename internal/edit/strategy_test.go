@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/git-tdd/git-tdd/internal/pysource"
 )
 
 // T060: append adds the new content at the end.
@@ -134,18 +136,6 @@ func TestExtendPythonEdges(t *testing.T) {
 	}
 }
 
-func TestCheckPython(t *testing.T) {
-	good := []string{"def f():", "    s = '''", "text", "'''", "    return (1,", "        2)", "x = 'a#b'  # c"}
-	if err := CheckPython(good); err != nil {
-		t.Errorf("good code: %v", err)
-	}
-	for _, bad := range [][]string{{"x = (1,"}, {"x = 'open"}, {"x = )"}, {"if x:", "        a", "    b"}} {
-		if CheckPython(bad) == nil {
-			t.Errorf("%q passed", bad)
-		}
-	}
-}
-
 // Go's extend keeps the file's BOM and CRLF line endings, which go/format drops.
 func TestExtendGoKeepsLineEndings(t *testing.T) {
 	existing := "\ufeffpackage p\r\n\r\ntype S struct {\r\n\ta int\r\n}\r\n"
@@ -187,7 +177,7 @@ func FuzzExtendPython(f *testing.F) {
 	f.Add("class Store:\n    limit = 1\n\n    def a(self):\n        return (1,\n            2)\n", "import os\n\n\nclass Store:\n    def z(self):\n        pass\n")
 	f.Fuzz(func(t *testing.T, existing, incoming string) {
 		out, err := Merge("f.py", []byte(existing), []byte(incoming), Extend, 0)
-		if err == nil && CheckPython(Parse(out).Strings()) != nil {
+		if err == nil && pysource.Check(Parse(out).Strings()) != nil {
 			t.Fatalf("extend produced a file that does not parse:\n%s", out)
 		}
 	})

@@ -6,6 +6,8 @@ import (
 	"go/token"
 	"regexp"
 	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/pysource"
 )
 
 // Hollow reports whether a failing test fails without calling any code: its body
@@ -34,130 +36,56 @@ func hollowPython(id, src string) bool {
 	if i := strings.IndexByte(name, '['); i >= 0 {
 		name = name[:i]
 	}
-	lines := strings.Split(src, "\n")
-	def := regexp.MustCompile(`^(\s*)(?:async\s+)?def\s+` + regexp.QuoteMeta(name) + `\s*\(`)
-	for i, line := range lines {
-		m := def.FindStringSubmatch(line)
-		if m == nil || !insideClasses(lines[:i], parts[1:len(parts)-1], len(m[1])) {
-			continue
-		}
-		stmts := body(lines[i:], len(m[1]))
-		if len(stmts) == 0 {
+	stmts, err := pysource.Statements(strings.Split(src, "\n"))
+	if err != nil {
+		return false
+	}
+	i := findTest(stmts, parts[1:len(parts)-1], name)
+	if i < 0 {
+		return false
+	}
+	body := pysource.Body(stmts, i)
+	if len(body) > 0 && strings.IndexByte(`"'`, body[0].Code[0]) >= 0 {
+		body = body[1:] // the docstring
+	}
+	if len(body) == 0 {
+		return false
+	}
+	for _, s := range body {
+		if !hollowStatement.MatchString(s.Code) {
 			return false
 		}
-		for _, s := range stmts {
-			if !hollowStatement.MatchString(s) {
-				return false
+	}
+	return true
+}
+
+// findTest is the index of the def of the test name inside exactly the named
+// classes, or -1.
+func findTest(stmts []pysource.Stmt, classes []string, name string) int {
+	type scope struct {
+		indent int
+		kind   string
+		name   string
+	}
+	var open []scope
+	for i, s := range stmts {
+		for len(open) > 0 && open[len(open)-1].indent >= s.Indent {
+			open = open[:len(open)-1]
+		}
+		if s.Kind == "def" && s.Name == name && len(open) == len(classes) {
+			in := true
+			for k, c := range open {
+				in = in && c.kind == "class" && c.name == classes[k]
+			}
+			if in {
+				return i
 			}
 		}
-		return true
-	}
-	return false
-}
-
-// insideClasses checks that the def at indent sits in the named classes.
-func insideClasses(before []string, classes []string, indent int) bool {
-	if len(classes) == 0 {
-		return indent == 0
-	}
-	want := classes[len(classes)-1]
-	re := regexp.MustCompile(`^(\s*)class\s+` + regexp.QuoteMeta(want) + `\b`)
-	for i := len(before) - 1; i >= 0; i-- {
-		if m := re.FindStringSubmatch(before[i]); m != nil && len(m[1]) < indent {
-			return true
+		if s.Kind == "def" || s.Kind == "class" {
+			open = append(open, scope{s.Indent, s.Kind, s.Name})
 		}
 	}
-	return false
-}
-
-// body returns the logical statements of the function whose def is lines[0]:
-// comments and the docstring dropped, bracketed continuations joined.
-func body(lines []string, indent int) []string {
-	i, depth := 0, 0
-	for ; i < len(lines); i++ { // the signature may span lines
-		depth += bracketDepth(lines[i])
-		if depth <= 0 && strings.HasSuffix(strings.TrimSpace(stripComment(lines[i])), ":") {
-			break
-		}
-	}
-	if i >= len(lines) {
-		return nil // the signature never ends: not a function we can read
-	}
-	var stmts []string
-	var cur strings.Builder
-	depth = 0
-	docstring := true
-	for _, line := range lines[i+1:] {
-		code := strings.TrimSpace(stripComment(line))
-		if code == "" {
-			continue
-		}
-		if depth == 0 && leading(line) <= indent {
-			break
-		}
-		cur.WriteString(code)
-		depth += bracketDepth(code)
-		if depth > 0 {
-			cur.WriteByte(' ')
-			continue
-		}
-		s := cur.String()
-		cur.Reset()
-		depth = 0
-		if docstring && (strings.HasPrefix(s, `"""`) || strings.HasPrefix(s, `'''`) || strings.HasPrefix(s, `"`) || strings.HasPrefix(s, `'`)) {
-			docstring = false
-			continue
-		}
-		docstring = false
-		stmts = append(stmts, s)
-	}
-	if cur.Len() > 0 {
-		stmts = append(stmts, cur.String())
-	}
-	return stmts
-}
-
-func leading(line string) int { return len(line) - len(strings.TrimLeft(line, " \t")) }
-
-// stripComment drops a # comment that is not inside a string literal.
-func stripComment(line string) string {
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0 && c == '\\':
-			i++
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote == 0 && (c == '"' || c == '\''):
-			quote = c
-		case quote == 0 && c == '#':
-			return line[:i]
-		}
-	}
-	return line
-}
-
-// bracketDepth is how many brackets a line opens minus closes, outside strings.
-func bracketDepth(line string) int {
-	d := 0
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0 && c == '\\':
-			i++
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote == 0 && (c == '"' || c == '\''):
-			quote = c
-		case quote == 0 && strings.IndexByte("([{", c) >= 0:
-			d++
-		case quote == 0 && strings.IndexByte(")]}", c) >= 0:
-			d--
-		}
-	}
-	return d
+	return -1
 }
 
 var hollowGoCalls = map[string]bool{"Fatal": true, "Fatalf": true, "Error": true, "Errorf": true,
