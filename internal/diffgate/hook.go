@@ -71,18 +71,28 @@ func exempt(env *cmdline.Env, repo *gitx.Repo, st *state.State) (bool, error) {
 	return active[branch], err
 }
 
-// hookGate passes at once when the index tree has an approval on HEAD; otherwise
-// it runs the review inline on the terminal, and refuses without one.
-func hookGate(env *cmdline.Env, repo *gitx.Repo, name string) error {
+// stagedToGate is the state and the staged change a commit hook judges; a nil
+// state means the branch is exempt (an active git tdd workflow's).
+func stagedToGate(env *cmdline.Env, repo *gitx.Repo) (*state.State, review.Target, error) {
 	_, st, err := env.State(repo)
 	if err != nil {
-		return err
+		return nil, review.Target{}, err
 	}
 	if ex, err := exempt(env, repo, st); ex || err != nil {
-		return err
+		return nil, review.Target{}, err
 	}
 	t, err := review.Staged(env.Ctx, repo)
 	if err != nil {
+		return nil, review.Target{}, err
+	}
+	return st, t, nil
+}
+
+// hookGate passes at once when the index tree has an approval on HEAD; otherwise
+// it runs the review inline on the terminal, and refuses without one.
+func hookGate(env *cmdline.Env, repo *gitx.Repo, name string) error {
+	st, t, err := stagedToGate(env, repo)
+	if st == nil || err != nil {
 		return err
 	}
 	if st.FindApproval(t.Tree, t.BaseCommit) != nil {
@@ -102,15 +112,8 @@ var trailerTree = regexp.MustCompile(`(?m)^` + TrailerKey + `:[^\n]*\btree=([0-9
 // --amend and merges alike, never twice. A trailer that names another tree (from
 // an amended, rebased or cherry-picked message) is dropped: it is no longer true.
 func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string) error {
-	_, st, err := env.State(repo)
-	if err != nil {
-		return err
-	}
-	if ex, err := exempt(env, repo, st); ex || err != nil {
-		return err
-	}
-	t, err := review.Staged(env.Ctx, repo)
-	if err != nil {
+	st, t, err := stagedToGate(env, repo)
+	if st == nil || err != nil {
 		return err
 	}
 	if err := dropStaleTrailers(msgFile, t.Tree); err != nil {

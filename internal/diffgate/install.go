@@ -18,11 +18,7 @@ type InstallCmd struct {
 
 // Run installs the shims into the hooks directory git uses.
 func (c *InstallCmd) Run(env *cmdline.Env) error {
-	repo, err := env.Repo()
-	if err != nil {
-		return err
-	}
-	dir, err := repo.HooksDir(env.Ctx)
+	dir, err := hooksDir(env)
 	if err != nil {
 		return err
 	}
@@ -46,16 +42,21 @@ func (c *InstallCmd) Run(env *cmdline.Env) error {
 	return nil
 }
 
+// hooksDir is the directory git runs this repository's hooks from.
+func hooksDir(env *cmdline.Env) (string, error) {
+	repo, err := env.Repo()
+	if err != nil {
+		return "", err
+	}
+	return repo.HooksDir(env.Ctx)
+}
+
 // UninstallCmd removes the hooks.
 type UninstallCmd struct{}
 
 // Run removes our shims and puts back the user's hooks.
 func (c *UninstallCmd) Run(env *cmdline.Env) error {
-	repo, err := env.Repo()
-	if err != nil {
-		return err
-	}
-	dir, err := repo.HooksDir(env.Ctx)
+	dir, err := hooksDir(env)
 	if err != nil {
 		return err
 	}
