@@ -91,14 +91,19 @@ func (r *Repo) BlobLines(ctx context.Context, oids []string) ([]int64, error) {
 	return counts, rerr
 }
 
+// readBatchHeader reads the next object's header from cat-file --batch.
+func readBatchHeader(br *bufio.Reader) (BatchHeader, error) {
+	line, err := br.ReadString('\n')
+	if err != nil {
+		return BatchHeader{}, fmt.Errorf("cat-file: %w", err)
+	}
+	return ParseBatchHeader(line)
+}
+
 func readCounts(out *bufio.Reader, n int) ([]int64, error) {
 	counts := make([]int64, n)
 	for i := range counts {
-		line, err := out.ReadString('\n')
-		if err != nil {
-			return nil, fmt.Errorf("cat-file: %w", err)
-		}
-		h, err := ParseBatchHeader(line)
+		h, err := readBatchHeader(out)
 		if err != nil {
 			return nil, err
 		}

@@ -54,11 +54,7 @@ func (r *Repo) Commits(ctx context.Context, ids ...string) (map[string]CommitHea
 	}
 	br := bufio.NewReader(bytes.NewReader(data))
 	for _, id := range ids {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			return nil, fmt.Errorf("cat-file: %w", err)
-		}
-		h, err := ParseBatchHeader(line)
+		h, err := readBatchHeader(br)
 		if err != nil {
 			return nil, err
 		}
