@@ -24,15 +24,20 @@ func (e *PathError) Error() string { return fmt.Sprintf("%s: %s", e.Path, e.Reas
 // The file need not exist: the longest existing ancestor is resolved, so that a
 // symlinked directory cannot lead a new file out. rel is the path relative to root.
 func Resolve(root, cwd, p string) (abs, rel string, err error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", "", err
+	}
+	return resolve(root, realRoot, cwd, p)
+}
+
+// resolve is Resolve with the root's real path already known.
+func resolve(root, realRoot, cwd, p string) (abs, rel string, err error) {
 	if p == "" {
 		return "", "", &PathError{p, "empty path"}
 	}
 	if strings.ContainsRune(p, 0) {
 		return "", "", &PathError{p, "a path may not contain a NUL byte"}
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", "", err
 	}
 	joined := p
 	if !filepath.IsAbs(p) {

@@ -43,7 +43,7 @@ func (t *Tree) Close() error { return t.root.Close() }
 // Resolve checks p (relative to cwd, or absolute) with the path gate and returns
 // it relative to the tree.
 func (t *Tree) Resolve(cwd, p string) (string, error) {
-	_, rel, err := Resolve(t.Dir, cwd, p)
+	_, rel, err := resolve(t.Dir, t.real, cwd, p)
 	return rel, err
 }
 
