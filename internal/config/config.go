@@ -36,6 +36,12 @@ type Test struct {
 	Timeout    Duration `toml:"timeout"`
 	MaxRetries int      `toml:"max_retries"`
 	TestPaths  []string `toml:"test_paths"`
+	// Freeze are more globs frozen at red, besides test_paths and the test
+	// configuration (DESIGN §5).
+	Freeze []string `toml:"freeze"`
+	// Env is what a sealed test run adds to the caller's environment after the
+	// injection variables are removed; only this committed table can set them.
+	Env map[string]string `toml:"env"`
 }
 
 // Worktree is where a workflow's worktree and branch go.
@@ -205,6 +211,11 @@ func (c *Config) validate() *invalid {
 		return bad("agent.mode", "must be \"text\" or \"edit\", not %q", c.Agent.Mode)
 	case c.Issue.MaxIterations < 1:
 		return bad("issue.max_iterations", "must be at least 1")
+	}
+	for k := range c.Test.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return bad("test.env", "%q is not a variable name", k)
+		}
 	}
 	for i, s := range c.Worktree.Setup {
 		if len(s) == 0 {

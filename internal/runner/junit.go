@@ -61,9 +61,12 @@ func ParseJUnit(data []byte) ([]Test, error) {
 
 func (c junitCase) test() Test {
 	t := Test{ID: c.nodeID(), File: c.File, Outcome: Passed}
+	t.Collection = t.ID == c.File && c.File != ""
 	switch {
 	case c.Error != nil:
 		t.Outcome, t.Message = Errored, c.Error.message()
+	case c.Failure != nil && strings.HasPrefix(c.Failure.Message, "[XPASS(strict)]"):
+		t.Outcome, t.Message = XPassed, c.Failure.message()
 	case c.Failure != nil:
 		t.Outcome, t.Message = Failed, c.Failure.message()
 	case c.Skipped != nil:

@@ -12,10 +12,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/git-tdd/git-tdd/internal/pytestconfig"
 )
 
 // Outcome is what happened to one test.
@@ -27,6 +30,9 @@ const (
 	Failed  Outcome = "failed"  // an assertion failed
 	Errored Outcome = "error"   // setup, teardown or collection broke
 	Skipped Outcome = "skipped" // skipped or expected to fail
+	// XPassed is a test marked xfail(strict=True) that passed: pytest reports
+	// it as a failure, but nothing in it failed.
+	XPassed Outcome = "xpassed"
 )
 
 // Test is one test's result.
@@ -35,6 +41,9 @@ type Test struct {
 	File    string  `json:"file"` // the test file, relative to the run directory, when known
 	Outcome Outcome `json:"outcome"`
 	Message string  `json:"message,omitempty"`
+	// Collection marks a test file that could not be collected (imported):
+	// its ID is the file itself.
+	Collection bool `json:"collection,omitempty"`
 }
 
 // Spec is what to run.
@@ -43,8 +52,11 @@ type Spec struct {
 	Runner  string // "pytest", "go" or "generic"
 	Timeout time.Duration
 	Dir     string
-	Env     []string  // nil: this process's environment
+	Env     []string  // nil: this process's environment; the gates pass Seal's
 	Out     io.Writer // the live output; nil discards it
+	// Select runs only these tests: pytest node ids or files; for go, test
+	// names (their top-level function). Empty runs the whole command.
+	Select []string
 }
 
 // Result is what a run proved.
@@ -105,13 +117,13 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		report = f.Name()
 		f.Close()
 		defer os.Remove(report)
-		// xunit1 carries each test's file; no cache or bytecode is left in the
-		// worktree, where a red commit would pick it up.
-		argv = append(argv, "--junitxml="+report, "-o", "junit_family=xunit1", "-p", "no:cacheprovider")
-		env = append(env, "PYTHONDONTWRITEBYTECODE=1")
+		argv = append(argv, pytestArgs(s, report)...)
 	case "go":
 		if !containsArg(argv, "-json") {
 			argv = withJSON(argv)
+		}
+		if len(s.Select) > 0 {
+			argv = withGoRun(argv, s.Select)
 		}
 	}
 	res, goEvents, err := execute(ctx, argv, env, s)
@@ -123,8 +135,13 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		res.Exit = res.RawExit
 		if !res.TimedOut {
 			res.Tests, err = readJUnit(report)
-			if err != nil && res.RawExit != 2 && res.RawExit != 3 && res.RawExit != 4 {
-				return nil, fmt.Errorf("reading pytest's JUnit report: %w", err)
+			switch {
+			case err != nil && res.RawExit == 0:
+				return nil, fmt.Errorf("pytest passed without writing its report: %w", err)
+			case err != nil && res.RawExit != 2 && res.RawExit != 4 && res.RawExit != 5:
+				// pytest stopped before it could report: a plugin or a
+				// conftest.py that does not load is pytest's internal error
+				res.Exit = 3
 			}
 		}
 	case "go":
@@ -136,6 +153,42 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// pytestArgs pin what pytest would otherwise take from outside the worktree,
+// and ask for the report: xunit1 carries each test's file; the root directory,
+// the configuration file and the conftest.py files are the worktree's own
+// (pytest looks for them up to the file system's root); no cache is left in the
+// worktree, where a red commit would pick it up; a test file that cannot be
+// imported does not stop the others.
+func pytestArgs(s Spec, report string) []string {
+	cfg := pytestconfig.File(s.Dir, append(append([]string{}, s.Command[1:]...), s.Select...))
+	if cfg == "" {
+		cfg = os.DevNull
+	}
+	args := []string{"--junitxml=" + report, "-o", "junit_family=xunit1", "-p", "no:cacheprovider",
+		"--rootdir=" + s.Dir, "--confcutdir=" + s.Dir, "-c", cfg, "--continue-on-collection-errors"}
+	return append(args, s.Select...)
+}
+
+// withGoRun limits go test to the top-level test functions of ids
+// ("pkg.TestName/sub" runs TestName).
+func withGoRun(argv, ids []string) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, id := range ids {
+		name := id[strings.LastIndexByte(id, '.')+1:]
+		name, _, _ = strings.Cut(name, "/")
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, regexp.QuoteMeta(name))
+		}
+	}
+	run := "-run=^(" + strings.Join(names, "|") + ")$"
+	if len(argv) >= 2 && argv[1] == "test" {
+		return append(argv[:2:2], append([]string{run}, argv[2:]...)...)
+	}
+	return append(argv, run)
 }
 
 // withJSON adds -json right after "go test", or at the end of another command.

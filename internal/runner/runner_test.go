@@ -219,10 +219,14 @@ func TestPytest(t *testing.T) {
 		t.Errorf("bytecode left behind: %v", m)
 	}
 
+	// a file that cannot be imported is reported as such, and the others still run
 	write("tests/test_b.py", "from calc.missing import mul\n\ndef test_mul():\n    assert mul(2, 3) == 6\n")
 	res, err = Run(context.Background(), spec)
-	if err != nil || res.Exit != 2 || len(res.With(Errored)) == 0 || !strings.Contains(res.With(Errored)[0].Message, "ModuleNotFoundError") {
-		t.Errorf("collection error: %+v %v", res, err)
+	if err != nil || res.Exit != 1 || len(res.Tests) != len(want)+1 {
+		t.Fatalf("collection error: %+v %v", res, err)
+	}
+	if c, ok := res.Find("tests/test_b.py"); !ok || !c.Collection || c.Outcome != Errored || !strings.Contains(c.Message, "ModuleNotFoundError") {
+		t.Errorf("collection error: %+v", c)
 	}
 
 	empty := t.TempDir()
@@ -253,5 +257,76 @@ func TestGoTest(t *testing.T) {
 	}
 	if tt, ok := res.Find("example.com/calc.TestOK"); !ok || tt.Outcome != Passed {
 		t.Errorf("%+v", res.Tests)
+	}
+}
+
+// TestPytestPinned: configuration and conftest.py files above the run
+// directory are not read, whatever pytest would do on its own; selections and
+// strict xfail passes are reported as such.
+func TestPytestPinned(t *testing.T) {
+	requirePytest(t)
+	outer := t.TempDir()
+	dir := filepath.Join(outer, "wt")
+	write := func(name, content string) {
+		p := filepath.Join(outer, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("pytest.ini", "[pytest]\naddopts = -p no_such_plugin_anywhere\n")
+	write("conftest.py", "raise SystemExit('the conftest.py above the worktree was loaded')\n")
+	write("wt/tests/test_x.py", "import pytest\n\n@pytest.mark.xfail(strict=True)\ndef test_xp():\n    assert True\n\ndef test_ok():\n    pass\n\ndef test_other():\n    pass\n")
+	res, err := Run(context.Background(), Spec{Command: []string{"pytest"}, Runner: "pytest", Timeout: time.Minute, Dir: dir,
+		Env: Seal(os.Environ(), nil)})
+	if err != nil || res.Exit != 1 {
+		t.Fatalf("%+v %v\n%s", res, err, res.Tail)
+	}
+	if x, ok := res.Find("tests/test_x.py::test_xp"); !ok || x.Outcome != XPassed {
+		t.Errorf("strict xpass: %+v", res.Tests)
+	}
+	res, err = Run(context.Background(), Spec{Command: []string{"pytest"}, Runner: "pytest", Timeout: time.Minute, Dir: dir,
+		Env: Seal(os.Environ(), nil), Select: []string{"tests/test_x.py::test_ok"}})
+	if err != nil || res.Exit != 0 || len(res.Tests) != 1 {
+		t.Errorf("selected one test: %+v %v", res, err)
+	}
+	// the worktree's own configuration is read, even in a subdirectory of a selection
+	write("wt/tests/pytest.ini", "[pytest]\naddopts = -p no_such_plugin_here\n")
+	res, err = Run(context.Background(), Spec{Command: []string{"pytest"}, Runner: "pytest", Timeout: time.Minute, Dir: dir,
+		Env: Seal(os.Environ(), nil), Select: []string{"tests/test_x.py"}})
+	if err != nil || res.Exit != 3 || !strings.Contains(res.Tail, "no_such_plugin_here") {
+		t.Errorf("the worktree's tests/pytest.ini was not read: %+v %v", res, err)
+	}
+}
+
+func TestSeal(t *testing.T) {
+	environ := []string{"PATH=/usr/bin", "HOME=/home/u", "PYTHONPATH=/evil", "PYTEST_ADDOPTS=-p evil", "PYTEST_PLUGINS=evil",
+		"PYTHONSTARTUP=/evil.py", "PYTHONHOME=/evil", "PYTHONUSERBASE=/evil", "PYTHONSAFEPATH=1", "PYTHONIOENCODING=utf-8",
+		"LD_PRELOAD=/evil.so", "BASH_ENV=/evil.sh", "BASH_FUNC_pytest%%=() { true; }", "GOFLAGS=-tags=cheat",
+		"NODE_OPTIONS=--require /evil.js", "JAVA_TOOL_OPTIONS=-javaagent:/evil.jar", "GIT_DIR=/elsewhere",
+		"GIT_TDD_AUTO=1", "LANG=C.UTF-8", "PY_IGNORE_IMPORTMISMATCH=1", "junk"}
+	got := Seal(environ, map[string]string{"PYTHONPATH": "src", "DATABASE_URL": "sqlite://"})
+	want := []string{"DATABASE_URL=sqlite://", "GIT_TDD_AUTO=1", "GOFLAGS=-count=1", "HOME=/home/u", "LANG=C.UTF-8",
+		"PATH=/usr/bin", "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8", "PYTHONPATH=src"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Seal:\n got %q\nwant %q", got, want)
+	}
+	for _, name := range []string{"PYTHONWARNINGS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "RUSTC_WRAPPER", "CGO_LDFLAGS_ALLOW"} {
+		if !IsRemoved(name) {
+			t.Errorf("%s is passed to a sealed run", name)
+		}
+	}
+	for _, name := range []string{"PATH", "HOME", "TMPDIR", "VIRTUAL_ENV", "GOCACHE", "GOPATH", "PYTHONUTF8", "GIT_AUTHOR_NAME"} {
+		if IsRemoved(name) {
+			t.Errorf("%s is removed from a sealed run", name)
+		}
+	}
+}
+
+func TestWithGoRun(t *testing.T) {
+	got := withGoRun([]string{"go", "test", "-json", "./..."}, []string{"example.com/a.TestX", "example.com/b.TestY/sub", "example.com/a.TestX/other"})
+	want := []string{"go", "test", "-run=^(TestX|TestY)$", "-json", "./..."}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -1,0 +1,78 @@
+package runner
+
+import (
+	"sort"
+	"strings"
+)
+
+// Removed are the variables a sealed run drops from the caller's environment:
+// each can put code or options that nobody reviewed into the test run (a
+// plugin, a startup file, a library preloaded, a flag). A name ending in "*" is
+// a prefix. The committed [test] env may set any of them again.
+var Removed = []string{
+	// Python and pytest: plugins, options, startup files, import paths.
+	"PYTHON*", "PYTEST_*", "PY_*", "_PYTEST*",
+	// The dynamic loader: a preloaded or substituted library (libpython, libc).
+	"LD_*", "DYLD_*",
+	// Shells: startup files and exported functions a test script would run.
+	"BASH_ENV", "ENV", "BASH_FUNC_*", "SHELLOPTS", "BASHOPTS", "CDPATH",
+	// Go: flags and a toolchain or standard library of someone's choosing.
+	"GOFLAGS", "GOROOT", "GOEXPERIMENT", "GODEBUG", "CGO_CFLAGS*", "CGO_CPPFLAGS*",
+	"CGO_CXXFLAGS*", "CGO_FFLAGS*", "CGO_LDFLAGS*",
+	// JVM, Node and Rust runners: agents and injected options.
+	"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "MAVEN_OPTS", "GRADLE_OPTS",
+	"NODE_OPTIONS", "RUSTFLAGS", "RUSTDOCFLAGS", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER",
+	"CARGO_BUILD_*", "CARGO_ENCODED_RUSTFLAGS",
+	// Git: a test that runs git must see the worktree it runs in.
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+	"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*",
+}
+
+// kept are harmless members of the removed families: they only change how
+// output is encoded or buffered.
+var kept = map[string]bool{"PYTHONIOENCODING": true, "PYTHONUTF8": true, "PYTHONUNBUFFERED": true}
+
+// sealedSet is what every sealed run sets: no bytecode or cache written into
+// the worktree (a red commit would pick it up), and go test really runs the
+// tests instead of replaying a cached result.
+var sealedSet = []string{"PYTHONDONTWRITEBYTECODE=1", "GOFLAGS=-count=1"}
+
+// IsRemoved reports whether a sealed run drops the variable name.
+func IsRemoved(name string) bool {
+	if kept[name] {
+		return false
+	}
+	for _, r := range Removed {
+		if p, ok := strings.CutSuffix(r, "*"); ok && strings.HasPrefix(name, p) || name == r {
+			return true
+		}
+	}
+	return false
+}
+
+// Seal builds a sealed run's environment from the caller's: the removed
+// variables dropped, the sealed settings added, then set (the committed [test]
+// env) on top, in a stable order.
+func Seal(environ []string, set map[string]string) []string {
+	vars := map[string]string{}
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && k != "" && !IsRemoved(k) {
+			vars[k] = v
+		}
+	}
+	for _, kv := range sealedSet {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	for k, v := range set {
+		vars[k] = v
+	}
+	out := make([]string, 0, len(vars))
+	for k, v := range vars {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
