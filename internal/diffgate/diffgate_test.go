@@ -84,7 +84,7 @@ func TestVerifyCommit(t *testing.T) {
 		{[]string{"tree=" + tree + "x"}, "names no tree"},
 	}
 	for _, tt := range tests {
-		got := verifyCommit(gitx.TrailedCommit{ID: "c", Tree: tree, Values: tt.values})
+		got := verifyCommit(gitx.TrailedCommit{ID: "c", Tree: tree, Trailers: map[string][]string{TrailerKey: tt.values}})
 		if (tt.want == "" && got != "") || !strings.Contains(got, tt.want) {
 			t.Errorf("%v: got %q, want %q", tt.values, got, tt.want)
 		}

@@ -63,11 +63,12 @@ func (c *VerifyCmd) Run(env *cmdline.Env) error {
 
 // verifyCommit says what is wrong with a commit's trailers, or "".
 func verifyCommit(c gitx.TrailedCommit) string {
-	if len(c.Values) == 0 {
+	values := c.Trailers[TrailerKey]
+	if len(values) == 0 {
 		return "no " + TrailerKey + " trailer"
 	}
 	var named []string
-	for _, v := range c.Values {
+	for _, v := range values {
 		m := trailerValue.FindStringSubmatch(v)
 		if m == nil {
 			continue

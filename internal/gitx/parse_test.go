@@ -345,15 +345,23 @@ func TestParseCommit(t *testing.T) {
 }
 
 func TestParseTrailedCommits(t *testing.T) {
-	in := oidA + "\x1f" + oidB + "\x1fsubject one\x1fv1\x1fv2\x1e\n" + oidB + "\x1f" + oidA + "\x1fno trailer\x1f\x1e\n"
-	got, err := ParseTrailedCommits([]byte(in))
+	keys := []string{"K", "L"}
+	in := oidA + "\x1f" + oidB + "\x1f" + oidB + " " + oidA + "\x1fsubject one\x1fv1\x1dv2\x1f w \x1e\n" +
+		oidB + "\x1f" + oidA + "\x1f\x1fno trailer\x1f\x1f\x1e\n"
+	got, err := ParseTrailedCommits([]byte(in), keys)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("%v %v", got, err)
 	}
-	if got[0].Subject != "subject one" || strings.Join(got[0].Values, ",") != "v1,v2" || len(got[1].Values) != 0 {
+	if got[0].Subject != "subject one" || strings.Join(got[0].Trailers["K"], ",") != "v1,v2" || strings.Join(got[0].Trailers["L"], ",") != "w" {
+		t.Errorf("%+v", got[0])
+	}
+	if len(got[0].Parents) != 2 || len(got[1].Parents) != 0 || len(got[1].Trailers["K"]) != 0 {
 		t.Errorf("%+v", got)
 	}
-	if _, err := ParseTrailedCommits([]byte("a\x1fb\x1e")); err == nil {
+	if _, err := ParseTrailedCommits([]byte("a\x1fb\x1e"), keys); err == nil {
 		t.Error("accepted a short record")
+	}
+	if _, err := ParseTrailedCommits([]byte(oidA+"\x1f"+oidB+"\x1f\x1fsub\x1fject\x1f\x1f\x1e"), keys); err == nil {
+		t.Error("accepted a subject that carries the separator")
 	}
 }

@@ -32,6 +32,23 @@ func (r *Repo) Branch(ctx context.Context) (string, error) {
 	return strings.TrimSuffix(string(out), "\n"), nil
 }
 
+// HeadBranch returns the commit HEAD points at and the full name of its branch
+// ("" when HEAD is detached), with one process.
+func (r *Repo) HeadBranch(ctx context.Context) (commit, branch string, err error) {
+	out, err := r.output(ctx, "rev-parse", "HEAD", "--symbolic-full-name", "HEAD")
+	if err != nil {
+		return "", "", err
+	}
+	f, ok := splitRevParse(out, 2)
+	if !ok {
+		return "", "", fmt.Errorf("rev-parse: unexpected answer %q", clip(out))
+	}
+	if f[1] != "HEAD" {
+		branch = f[1]
+	}
+	return f[0], branch, nil
+}
+
 // CommitHeader is what a commit object says about its content and history.
 type CommitHeader struct {
 	ID      string
@@ -100,10 +117,10 @@ func ParseCommit(b []byte) (CommitHeader, error) {
 // IsAncestor reports whether a is an ancestor of b (or the same commit).
 func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	_, err := r.output(ctx, "merge-base", "--is-ancestor", a, b)
-	switch exitCode(err) {
-	case 0:
-		return err == nil, err
-	case 1:
+	switch {
+	case err == nil:
+		return true, nil
+	case exitCode(err) == 1:
 		return false, nil
 	}
 	return false, err
@@ -128,25 +145,32 @@ func (r *Repo) AddTrailer(ctx context.Context, file, trailer string) error {
 	return err
 }
 
-// TrailedCommit is a commit on a first-parent chain with the values of one trailer.
+// TrailedCommit is a commit on a first-parent chain with the values of the
+// trailers asked for.
 type TrailedCommit struct {
 	ID, Tree, Subject string
-	Values            []string
+	Parents           []string
+	Trailers          map[string][]string // by key, as asked for
 }
 
-// FirstParentTrailers lists the commits of a range along the first parent, with
-// the values of trailer as git's own trailer parser finds them.
-func (r *Repo) FirstParentTrailers(ctx context.Context, rangeSpec, trailer string) ([]TrailedCommit, error) {
-	format := "%H%x1f%T%x1f%s%x1f%(trailers:key=" + trailer + ",valueonly,separator=%x1f)%x1e"
-	out, err := r.output(ctx, "rev-list", "--first-parent", "--no-commit-header", "--format="+format, rangeSpec, "--")
+// FirstParentTrailers lists the commits of a range along the first parent,
+// newest first, with the values of the trailers keys as git's own trailer
+// parser finds them.
+func (r *Repo) FirstParentTrailers(ctx context.Context, rangeSpec string, keys ...string) ([]TrailedCommit, error) {
+	format := "%H%x1f%T%x1f%P%x1f%s"
+	for _, k := range keys {
+		format += "%x1f%(trailers:key=" + k + ",valueonly,separator=%x1d)"
+	}
+	out, err := r.output(ctx, "rev-list", "--first-parent", "--no-commit-header", "--format="+format+"%x1e", rangeSpec, "--")
 	if err != nil {
 		return nil, err
 	}
-	return ParseTrailedCommits(out)
+	return ParseTrailedCommits(out, keys)
 }
 
-// ParseTrailedCommits parses FirstParentTrailers' records.
-func ParseTrailedCommits(b []byte) ([]TrailedCommit, error) {
+// ParseTrailedCommits parses FirstParentTrailers' records: id, tree, parents,
+// subject, then one field a key whose values are separated by 0x1d.
+func ParseTrailedCommits(b []byte, keys []string) ([]TrailedCommit, error) {
 	var out []TrailedCommit
 	for _, rec := range bytes.Split(b, []byte{0x1e}) {
 		rec = bytes.Trim(rec, "\n")
@@ -154,13 +178,15 @@ func ParseTrailedCommits(b []byte) ([]TrailedCommit, error) {
 			continue
 		}
 		f := strings.Split(string(rec), "\x1f")
-		if len(f) < 4 {
+		if len(f) != 4+len(keys) {
 			return nil, fmt.Errorf("rev-list: malformed record %q", clip(rec))
 		}
-		c := TrailedCommit{ID: f[0], Tree: f[1], Subject: f[2]}
-		for _, v := range f[3:] {
-			if v = strings.TrimSpace(v); v != "" {
-				c.Values = append(c.Values, v)
+		c := TrailedCommit{ID: f[0], Tree: f[1], Parents: strings.Fields(f[2]), Subject: f[3], Trailers: map[string][]string{}}
+		for i, k := range keys {
+			for _, v := range strings.Split(f[4+i], "\x1d") {
+				if v = strings.TrimSpace(v); v != "" {
+					c.Trailers[k] = append(c.Trailers[k], v)
+				}
 			}
 		}
 		out = append(out, c)

@@ -253,28 +253,13 @@ func (r *Repo) Count(ctx context.Context, rangeSpec string) (int, error) {
 }
 
 // Snapshot writes a commit holding the working tree as it is, untracked files
-// included, on top of HEAD, through a temporary index: the real index and the
-// files are left as they were.
+// included, on top of HEAD: the real index and the files are left as they were.
 func (r *Repo) Snapshot(ctx context.Context, message string) (string, error) {
-	f, err := os.CreateTemp("", "git-tdd-index-*")
-	if err != nil {
-		return "", err
-	}
-	f.Close()
-	os.Remove(f.Name()) // git creates it
-	defer os.Remove(f.Name())
-	tmp := r.WithEnv("GIT_INDEX_FILE=" + f.Name())
 	head, ok, err := r.Head(ctx)
 	if err != nil || !ok {
 		return "", fmt.Errorf("nothing to save: %v", err)
 	}
-	if _, err := tmp.output(ctx, "read-tree", head); err != nil {
-		return "", err
-	}
-	if _, err := tmp.output(ctx, "add", "-A", "--", "."); err != nil {
-		return "", err
-	}
-	tree, err := tmp.WriteTree(ctx)
+	tree, err := r.WorktreeTree(ctx)
 	if err != nil {
 		return "", err
 	}

@@ -1,0 +1,219 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// noHooks keeps hooks from running in git's own bookkeeping: a hook is a
+// program anyone with a shell can write, and the gates must not run it between
+// a check and what the check decided.
+var noHooks = []string{"-c", "core.hooksPath=" + os.DevNull}
+
+// Staged is the working tree staged, as `git add -A` stages it (untracked
+// files included, ignored ones not), into a private copy of the index, and
+// written as a tree. The real index and the files are left as they were.
+type Staged struct {
+	Tree  string
+	repo  *Repo // with GIT_INDEX_FILE set to the copy
+	index string
+}
+
+// Stage stages the working tree into a copy of the index, whose stat data
+// saves hashing the files that did not change.
+func (r *Repo) Stage(ctx context.Context) (*Staged, error) {
+	index, err := r.indexPath(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(index), "index.git-tdd-*")
+	if err != nil {
+		return nil, err
+	}
+	s := &Staged{repo: r.WithEnv("GIT_INDEX_FILE=" + tmp.Name()), index: tmp.Name()}
+	if src, err := os.Open(index); err == nil {
+		_, err = io.Copy(tmp, src)
+		src.Close()
+		if err != nil {
+			tmp.Close()
+			s.Close()
+			return nil, err
+		}
+	}
+	if err := tmp.Close(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if _, err := s.repo.output(ctx, "add", "-A", "--", "."); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if s.Tree, err = s.repo.WriteTree(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Changed reports whether the working tree differs from what was staged: a
+// file added, removed or changed since.
+func (s *Staged) Changed(ctx context.Context) (bool, error) {
+	out, err := s.repo.output(ctx, "add", "-A", "--dry-run", "--", ".")
+	return len(bytes.TrimSpace(out)) > 0, err
+}
+
+// Close removes the private index.
+func (s *Staged) Close() {
+	if s.index != "" {
+		os.Remove(s.index)
+	}
+}
+
+// WorktreeTree is the tree of the working tree as Stage writes it.
+func (r *Repo) WorktreeTree(ctx context.Context) (string, error) {
+	s, err := r.Stage(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer s.Close()
+	return s.Tree, nil
+}
+
+// indexPath is the index of this working tree, found from its .git without a
+// process where it can be.
+func (r *Repo) indexPath(ctx context.Context) (string, error) {
+	if dir, ok := findGitDir(r.Top); ok {
+		return filepath.Join(dir, "index"), nil
+	}
+	out, err := r.output(ctx, "rev-parse", "--path-format=absolute", "--git-path", "index")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(string(out), "\n"), nil
+}
+
+// ChangedBlobs lists the paths whose blob differs between two trees (no rename
+// detection: a rename is a deletion and an addition).
+func (r *Repo) ChangedBlobs(ctx context.Context, a, b string) ([]RawEntry, error) {
+	if a == b {
+		return nil, nil
+	}
+	out, err := r.output(ctx, "diff-tree", "-r", "-z", "--raw", "--no-abbrev", "--no-renames", "--no-relative", a, b)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRaw(out)
+}
+
+// Ignored lists what git ignores in the working tree: files, and directories
+// (with a trailing "/") that are ignored as a whole.
+func (r *Repo) Ignored(ctx context.Context) ([]string, error) {
+	out, err := r.output(ctx, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory", "--no-empty-directory")
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
+// Blobs reads objects by id or by "rev:path" with one `git cat-file --batch`;
+// what does not exist is left out of the map.
+func (r *Repo) Blobs(ctx context.Context, names []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(names) == 0 {
+		return out, nil
+	}
+	data, err := r.outputIn(ctx, []byte(strings.Join(names, "\n")+"\n"), "cat-file", "--batch")
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReader(bytes.NewReader(data))
+	for _, n := range names {
+		h, err := readBatchHeader(br)
+		if err != nil {
+			return nil, err
+		}
+		if h.Missing {
+			continue
+		}
+		body := make([]byte, h.Size+1)
+		if _, err := io.ReadFull(br, body); err != nil {
+			return nil, fmt.Errorf("cat-file: %w", err)
+		}
+		out[n] = body[:h.Size]
+	}
+	return out, nil
+}
+
+// SignsCommits reports whether commit.gpgSign asks for signed commits.
+func (r *Repo) SignsCommits(ctx context.Context) bool {
+	out, _ := r.output(ctx, "config", "--type=bool", "--get", "commit.gpgsign")
+	return strings.TrimSpace(string(out)) == "true"
+}
+
+// AdvanceHead commits the staged tree on top of HEAD with message (signed when
+// sign) and moves the branch to it, only if HEAD is still old; the staged
+// index then becomes the real one (git's lock protocol), so that the commit is
+// not shown as staged. The user's commit hooks do not run.
+func (r *Repo) AdvanceHead(ctx context.Context, old string, s *Staged, message string, sign bool) (string, error) {
+	args := []string{"commit-tree", s.Tree, "-p", old}
+	if sign {
+		args = append(args, "-S")
+	}
+	out, err := r.outputIn(ctx, []byte(message), append(args, "-F", "-")...)
+	if err != nil {
+		return "", err
+	}
+	commit := strings.TrimSpace(string(out))
+	subject, _, _ := strings.Cut(message, "\n")
+	if _, err := r.output(ctx, "update-ref", "-m", "commit: "+subject, "HEAD", commit, old); err != nil {
+		return "", fmt.Errorf("HEAD moved while git tdd ran, so nothing was committed: %w", err)
+	}
+	if err := r.installIndex(ctx, s); err != nil {
+		if _, rerr := r.output(ctx, "reset", "-q"); rerr != nil {
+			return commit, fmt.Errorf("committed %s, but could not update the index: %w", commit, err)
+		}
+	}
+	return commit, nil
+}
+
+// installIndex makes the staged index the working tree's: linked as
+// index.lock, which fails while another git command holds the lock, then
+// renamed over the index, as git itself does.
+func (r *Repo) installIndex(ctx context.Context, s *Staged) error {
+	index, err := r.indexPath(ctx)
+	if err != nil {
+		return err
+	}
+	if err := os.Chmod(s.index, 0o644); err != nil {
+		return err
+	}
+	lock := index + ".lock"
+	if err := os.Link(s.index, lock); err != nil {
+		return err
+	}
+	if err := os.Rename(lock, index); err != nil {
+		os.Remove(lock)
+		return err
+	}
+	return nil
+}
+
+// AddDetachedWorktree checks commit out into a new working tree at path, with
+// HEAD detached and no hook run.
+func (r *Repo) AddDetachedWorktree(ctx context.Context, path, commit string) error {
+	_, err := r.output(ctx, append(noHooks, "worktree", "add", "--quiet", "--detach", path, commit)...)
+	return err
+}
+
+// CheckoutTree makes the working tree and index hold exactly tree, HEAD
+// unmoved: files that tree lacks are removed, untracked ones are kept.
+func (r *Repo) CheckoutTree(ctx context.Context, tree string) error {
+	_, err := r.output(ctx, append(noHooks, "read-tree", "-u", "--reset", tree)...)
+	return err
+}
