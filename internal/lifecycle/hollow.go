@@ -40,7 +40,7 @@ func hollowPython(id, src string) bool {
 	if err != nil {
 		return false
 	}
-	i := findTest(stmts, parts[1:len(parts)-1], name)
+	i := findDef(stmts, parts[1:len(parts)-1], "def", name)
 	if i < 0 {
 		return false
 	}
@@ -59,9 +59,9 @@ func hollowPython(id, src string) bool {
 	return true
 }
 
-// findTest is the index of the def of the test name inside exactly the named
-// classes, or -1.
-func findTest(stmts []pysource.Stmt, classes []string, name string) int {
+// findDef is the index of the definition (kind "def" or "class") of name
+// inside exactly the named classes, or -1.
+func findDef(stmts []pysource.Stmt, classes []string, kind, name string) int {
 	type scope struct {
 		indent int
 		kind   string
@@ -72,7 +72,7 @@ func findTest(stmts []pysource.Stmt, classes []string, name string) int {
 		for len(open) > 0 && open[len(open)-1].indent >= s.Indent {
 			open = open[:len(open)-1]
 		}
-		if s.Kind == "def" && s.Name == name && len(open) == len(classes) {
+		if s.Kind == kind && s.Name == name && len(open) == len(classes) {
 			in := true
 			for k, c := range open {
 				in = in && c.kind == "class" && c.name == classes[k]

@@ -2,8 +2,6 @@ package lifecycle
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +15,6 @@ import (
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/pathglob"
-	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -33,6 +30,7 @@ type Env struct {
 	Getenv func(string) string
 	Color  string // the --color flag
 	Cwd    string // where paths given on the command line are relative to (-C)
+	JSON   bool   // red, green and merge print a GateResult instead of text
 }
 
 var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -114,17 +112,6 @@ func (e *Env) audit(entry state.AuditEntry) {
 	}
 }
 
-// runTests runs the configured tests in the worktree, streaming to Err.
-func (e *Env) runTests(cfg *config.Config, dir string) (*runner.Result, error) {
-	fmt.Fprintf(e.Err, "git-tdd: running %s in %s\n", strings.Join(cfg.Test.Command, " "), dir)
-	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Test.Command, Runner: cfg.Test.Runner,
-		Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err})
-	if err != nil {
-		return nil, exitcode.With(exitcode.Escalate, err)
-	}
-	return res, nil
-}
-
 // testFiles are the files of the worktree that [test] test_paths calls tests.
 func testFiles(paths []string, patterns []string) []string {
 	var out []string
@@ -134,20 +121,6 @@ func testFiles(paths []string, patterns []string) []string {
 		}
 	}
 	sort.Strings(out)
-	return out
-}
-
-// hashFiles returns the sha256 of each file under dir; a missing file is left out.
-func hashFiles(dir string, files []string) map[string]string {
-	out := map[string]string{}
-	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
-		if err != nil {
-			continue
-		}
-		sum := sha256.Sum256(data)
-		out[state.CleanPath(f)] = hex.EncodeToString(sum[:])
-	}
 	return out
 }
 

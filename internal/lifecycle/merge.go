@@ -21,11 +21,14 @@ const MergeTrailer = "TDD-Issue"
 // branch against its base, and after APPROVE on the terminal merges it with
 // --no-ff, removes the worktree and deletes the branch. It never touches
 // uncommitted work in any checkout: when anything is in the way, nothing changes.
-func (e *Env) Merge(issue string, auto bool) error {
+func (e *Env) Merge(issue string, auto bool) (err error) {
+	result := &GateResult{Gate: "merge", Issue: issue}
+	defer func() { err = e.emit(result, err) }()
 	w, err := e.active(issue)
 	if err != nil {
 		return err
 	}
+	result.Issue = w.Issue
 	if w.Phase != state.PhaseGreen {
 		return exitcode.New(exitcode.Refused, "#%s is %s: merging needs a green (git tdd green)", w.Issue, w.Phase)
 	}
@@ -41,10 +44,12 @@ func (e *Env) Merge(issue string, auto bool) error {
 	if err != nil {
 		return err
 	}
+	result.Proved = plan.proved
 	rep, err := review.Analyze(e.Ctx, e.Repo, plan.target, review.Rules(plan.cfg))
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(tty.Writer(), "proved: %s\n", plan.proved)
 	pr := &review.Printer{W: tty.Writer(), P: tty.Palette, Width: tty.Width()}
 	fmt.Fprintf(tty.Writer(), "\nMerging #%s (%s) into %s:\n", w.Issue, w.Branch, w.Base)
 	if err := review.Show(e.Ctx, e.Repo, plan.target, rep, pr); err != nil {
@@ -63,10 +68,13 @@ func (e *Env) Merge(issue string, auto bool) error {
 	case "ABORT":
 		return e.discard(w, tty)
 	case "REJECT":
+		result.Verdict = "rejected"
 		review.Log(e.Ctx, e.Store, plan.target, rep, "tdd merge", "rejected", "#"+w.Issue)
 		return exitcode.New(exitcode.Refused, "not merged: #%s stays %s in %s", w.Issue, w.Phase, w.Worktree)
 	}
-	return e.land(w, plan, rep)
+	result.Verdict = "merged"
+	result.Commit, err = e.land(w, plan, rep)
+	return err
 }
 
 func needHuman(w *state.Workflow, why string) error {
@@ -74,18 +82,21 @@ func needHuman(w *state.Workflow, why string) error {
 		WithHint("a human must run, in a terminal:  git tdd merge %s", w.Issue)
 }
 
-// mergePlan is a merge computed but not landed.
+// mergePlan is a merge computed and proved, but not landed.
 type mergePlan struct {
 	cfg          *config.Config
 	target       review.Target // the merge result against the base's tip
 	baseTip      string
 	branchTip    string
 	baseCheckout string // the worktree where the base is checked out, if any
+	proved       *Proved
 }
 
 // prepareMerge checks everything that could stop the merge, without changing
-// anything: the worktree is committed, the tests pass, the lint passes, the
-// base exists, its checkout is clean, and the merge has no conflicts.
+// anything, and proves the cycle again from the branch's history: the
+// worktree is committed, the base exists and its checkout is clean, the tip's
+// frozen surface is the last red's, the merge has no conflicts, the red's
+// tests fail at the red commit and the merged tree passes.
 func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 	wt := e.Repo.At(w.Worktree)
 	dirty, err := wt.Dirty(e.Ctx, true)
@@ -96,21 +107,6 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 		return nil, exitcode.New(exitcode.Refused, "the worktree of #%s has changes that are not committed", w.Issue).
 			WithDetail(indent(dirty)...).WithHint("commit them with git tdd green, or remove them; nothing was merged")
 	}
-	cfg, err := e.Config(w.BaseCommit)
-	if err != nil {
-		return nil, err
-	}
-	res, err := e.runTests(cfg, w.Worktree)
-	if err != nil {
-		return nil, err
-	}
-	if v := CheckGreen(res, w.Red.Failing); v.Kind != KindGreen {
-		return nil, exitcode.New(exitcode.Refused, "the tests do not pass any more: %s; nothing was merged", v.Message).
-			WithDetail(indent(v.List)...)
-	}
-	if err := e.lint(cfg, w.Worktree); err != nil {
-		return nil, err
-	}
 	baseTip, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+w.Base)
 	if err != nil {
 		return nil, exitcode.New(exitcode.Refused, "the base branch %s is gone; nothing was merged", w.Base).
@@ -119,6 +115,25 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 	branchTip, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+w.Branch)
 	if err != nil {
 		return nil, exitcode.New(exitcode.Refused, "the branch %s is gone; nothing was merged", w.Branch)
+	}
+	fork, err := e.Repo.MergeBase(e.Ctx, baseTip, branchTip)
+	if err != nil {
+		return nil, exitcode.With(exitcode.Refused, err)
+	}
+	cfg, err := e.Config(fork)
+	if err != nil {
+		return nil, err
+	}
+	red, err := LastRed(e.Ctx, e.Repo, fork, branchTip)
+	if err != nil {
+		return nil, err
+	}
+	if red == nil {
+		return nil, exitcode.New(exitcode.Refused, "%s has no red commit (%s: red) since it left %s; nothing was merged", w.Branch, PhaseTrailer, w.Base).
+			WithHint("prove the tests with git tdd red and git tdd green")
+	}
+	if err := e.frozenAtTip(rules(cfg), red, fork); err != nil {
+		return nil, err
 	}
 	checkout, err := e.baseCheckout(w.Base)
 	if err != nil {
@@ -133,8 +148,21 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 			WithDetail(indent(conflicts)...).
 			WithHint("in the worktree, merge %s into %s and resolve, then git tdd green", w.Base, w.Branch)
 	}
+	proved, err := e.reprove(cfg, red, tree, labelOf(w.Issue))
+	if err != nil {
+		return nil, addHint(err, "nothing was merged")
+	}
 	return &mergePlan{cfg: cfg, target: review.Target{Base: baseTip, BaseCommit: baseTip, Tree: tree},
-		baseTip: baseTip, branchTip: branchTip, baseCheckout: checkout}, nil
+		baseTip: baseTip, branchTip: branchTip, baseCheckout: checkout, proved: proved}, nil
+}
+
+// addHint says, after a refusal's own words, what it means for the command.
+func addHint(err error, hint string) error {
+	var e *exitcode.Error
+	if errors.As(err, &e) && e.Hint == "" {
+		e.Hint = hint
+	}
+	return err
 }
 
 // baseCheckout finds the worktree the base is checked out in and refuses a
@@ -163,10 +191,10 @@ func (e *Env) baseCheckout(base string) (string, error) {
 
 // land records the approval, writes the merge commit and moves the base to it,
 // then removes the worktree and the branch.
-func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) error {
+func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (string, error) {
 	a, err := review.Record(e.Ctx, e.Store, plan.target, rep, "merge #"+w.Issue, "tdd merge")
 	if err != nil {
-		return err
+		return "", err
 	}
 	subject := w.Subject
 	if subject == "" {
@@ -175,7 +203,7 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) err
 	msg := fmt.Sprintf("Merge #%s: %s\n\n%s: %s\n%s\n", w.Issue, subject, MergeTrailer, w.Issue, approvalTrailer(a))
 	commit, err := e.Repo.CommitTree(e.Ctx, plan.target.Tree, []string{plan.baseTip, plan.branchTip}, msg)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if plan.baseCheckout != "" {
 		err = e.Repo.At(plan.baseCheckout).MergeFastForward(e.Ctx, commit)
@@ -183,7 +211,7 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) err
 		err = e.Repo.UpdateRef(e.Ctx, "refs/heads/"+w.Base, commit, plan.baseTip, "git tdd merge #"+w.Issue)
 	}
 	if err != nil {
-		return exitcode.With(exitcode.Refused, fmt.Errorf("could not move %s to the merge: %w", w.Base, err)).WithHint("nothing was merged; the merge commit %s is unreferenced", short(commit))
+		return "", exitcode.With(exitcode.Refused, fmt.Errorf("could not move %s to the merge: %w", w.Base, err)).WithHint("nothing was merged; the merge commit %s is unreferenced", short(commit))
 	}
 	e.Store.Update(e.Ctx, func(st *state.State) error {
 		st.Consume(commit, plan.target.Tree, []string{plan.baseTip})
@@ -200,11 +228,13 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) err
 		return nil
 	})
 	if err != nil {
-		return err
+		return commit, err
 	}
 	e.audit(state.AuditEntry{Command: "tdd merge", Issue: w.Issue, Tree: plan.target.Tree, Parent: plan.baseTip, ApprovedBy: "tty", Outcome: "merged", Detail: commit})
-	fmt.Fprintf(e.Out, "merged #%s into %s as %s; removed %s and the branch %s\n", w.Issue, w.Base, short(commit), w.Worktree, w.Branch)
-	return nil
+	if !e.JSON {
+		fmt.Fprintf(e.Out, "merged #%s into %s as %s; removed %s and the branch %s\n", w.Issue, w.Base, short(commit), w.Worktree, w.Branch)
+	}
+	return commit, nil
 }
 
 func approvalTrailer(a state.Approval) string {
@@ -217,7 +247,7 @@ func (e *Env) lint(cfg *config.Config, dir string) error {
 		return nil
 	}
 	fmt.Fprintf(e.Err, "git-tdd: lint: %s\n", strings.Join(cfg.Lint.Command, " "))
-	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Lint.Command, Runner: "generic", Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err})
+	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Lint.Command, Runner: "generic", Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err, Env: e.sealed(cfg)})
 	if err != nil {
 		return exitcode.With(exitcode.Escalate, err)
 	}

@@ -7,60 +7,74 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
+	"golang.org/x/sync/errgroup"
 )
 
-// maxTrailerIDs caps the TDD-Failing trailers of a red commit.
-const maxTrailerIDs = 20
-
-// Red proves that tests of this branch fail by assertion, records the failing
-// ids and a hash of every test file, and commits everything as the red.
-func (e *Env) Red(issue string) error {
-	w, err := e.active(issue)
+// Red proves that tests of this branch fail for the right reason and commits
+// exactly what was tested as the red. The tree is written before the run and
+// the frozen surface compared with it after, so nothing that changes during
+// the run is recorded; the failing ids go into the commit's trailers.
+func (e *Env) Red(issue string) (err error) {
+	result := &GateResult{Gate: "red", Issue: issue}
+	defer func() { err = e.emit(result, err) }()
+	w, wt, head, err := e.checkedOut(issue)
 	if err != nil {
 		return err
 	}
+	result.Issue = w.Issue
 	if w.Phase == state.PhaseRed {
 		fmt.Fprintf(e.Err, "git-tdd: #%s is red already; a new red replaces it (use it to change the tests)\n", w.Issue)
 	}
-	cfg, err := e.Config(w.BaseCommit)
+	p, err := e.prepare(w, wt, head, false)
+	if err != nil {
+		return e.refused(w, result, err)
+	}
+	defer p.close()
+	res, err := e.runTests(p.cfg, w.Worktree, nil)
 	if err != nil {
 		return err
 	}
-	wt := e.Repo.At(w.Worktree)
-	res, err := e.runTests(cfg, w.Worktree)
-	if err != nil {
+	// what the verdict needs, beside the check that nothing frozen changed
+	var changed map[string]bool
+	var ours func(runner.Test) bool
+	var sign bool
+	var g errgroup.Group
+	g.Go(func() error { return e.unchangedSince(wt, p.rules, p.staged) })
+	g.Go(func() (err error) {
+		if changed, err = changedTests(e, wt, p.fork, p.staged.Tree, p.cfg.Test.TestPaths); err != nil {
+			return err
+		}
+		attachGoFiles(w.Worktree, res, changed)
+		ours, err = ownership(e, wt, p.fork, p.staged.Tree, res)
 		return err
+	})
+	g.Go(func() error { sign = wt.SignsCommits(e.Ctx); return nil })
+	if err := g.Wait(); err != nil {
+		return e.refused(w, result, err)
 	}
-	changed, err := changedTests(e, wt, w, cfg)
-	if err != nil {
-		return err
-	}
-	attachGoFiles(w.Worktree, res, changed)
-	v := RouteRed(RedInput{Result: res, ChangedTests: changed, MaxRetries: cfg.Test.MaxRetries, Attempts: w.Attempts.Red,
+	mods := ModulesOf(w.Worktree, p.cfg.Test.Env["PYTHONPATH"])
+	v := RouteRed(RedInput{Result: res, ChangedTests: changed, MaxRetries: p.cfg.Test.MaxRetries, Attempts: w.Attempts.Red,
+		Ours:    ours,
+		Natural: func(t runner.Test) bool { return changed[t.File] && mods.NaturalCause(t.Message) },
 		Hollow: func(t runner.Test) bool {
 			src, err := os.ReadFile(filepath.Join(w.Worktree, filepath.FromSlash(t.File)))
 			return err == nil && Hollow(t.File, t.ID, src)
 		}})
+	result.verdict(v)
 	if v.Kind != KindRed {
 		return e.refuse(w, "tdd red", v, func(w *state.Workflow) { w.Attempts.Red++ })
 	}
-	files, err := wt.Files(e.Ctx)
-	if err != nil {
-		return err
-	}
-	hashes := hashFiles(w.Worktree, testFiles(files, cfg.Test.TestPaths))
-	commit, err := e.commitAll(wt, redMessage(w.Issue, v.Failing, len(changed)), true)
+	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, redMessage(w.Issue, v.Failing, len(changed)), sign)
 	if err != nil {
 		return err
 	}
 	err = e.update(w.Issue, func(w *state.Workflow) error {
 		w.Phase = state.PhaseRed
-		w.Red = state.RedRecord{Commit: commit, Failing: v.Failing, TestFiles: hashes}
+		w.Red = state.RedRecord{Commit: commit, Failing: v.Failing}
 		w.Green = state.Commit{}
 		w.Attempts = state.Attempts{}
 		return nil
@@ -68,11 +82,38 @@ func (e *Env) Red(issue string) error {
 	if err != nil {
 		return fmt.Errorf("committed the red as %s but could not record it: %w", short(commit), err)
 	}
-	e.audit(state.AuditEntry{Command: "tdd red", Issue: w.Issue, Tree: commit, Outcome: "red", Detail: strings.Join(v.Failing, " ")})
+	e.audit(state.AuditEntry{Command: "tdd red", Issue: w.Issue, Tree: p.staged.Tree, Outcome: "red", Detail: commit + " " + strings.Join(v.Failing, " ")})
+	result.Commit = commit
+	if e.JSON {
+		return nil
+	}
 	fmt.Fprintf(e.Out, "red: %s\n", v.Message)
 	printList(e.Out, "FAILED", v.Failing)
 	fmt.Fprintf(e.Out, "committed %s test(#%s): red — %d failing\nnext: make them pass, then run: git tdd green\n", short(commit), w.Issue, len(v.Failing))
 	return nil
+}
+
+// checkedOut is the active workflow of issue with its worktree, which must
+// still have the workflow's branch checked out, and that branch's tip.
+func (e *Env) checkedOut(issue string) (*state.Workflow, *gitx.Repo, string, error) {
+	w, err := e.active(issue)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	wt := e.Repo.At(w.Worktree)
+	head, branch, err := wt.HeadBranch(e.Ctx)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if branch != "refs/heads/"+w.Branch {
+		on := "a detached HEAD"
+		if branch != "" {
+			on = strings.TrimPrefix(branch, "refs/heads/")
+		}
+		return nil, nil, "", exitcode.New(exitcode.Usage, "the worktree of #%s is on %s, not on its branch %s", w.Issue, on, w.Branch).
+			WithHint("git -C %s switch %s", w.Worktree, w.Branch)
+	}
+	return w, wt, head, nil
 }
 
 // refuse reports a verdict that is not a pass, counting the attempt if it does.
@@ -90,18 +131,56 @@ func (e *Env) refuse(w *state.Workflow, command string, v Verdict, count func(*s
 	return exitcode.New(v.Code, "%s", v.Message).WithDetail(detail...)
 }
 
-// changedTests are the test files added or changed on the branch: committed,
-// staged, unstaged or new.
-func changedTests(e *Env, wt *gitx.Repo, w *state.Workflow, cfg *config.Config) (map[string]bool, error) {
-	files, err := wt.ChangedSince(e.Ctx, w.BaseCommit)
+// refused reports a refusal that is not a test verdict (the frozen surface);
+// other errors pass through.
+func (e *Env) refused(w *state.Workflow, result *GateResult, err error) error {
+	if exitcode.Of(err) != exitcode.Refused {
+		return err
+	}
+	detail, _ := exitcode.Lines(err)
+	result.Verdict = "surface-changed"
+	e.audit(state.AuditEntry{Command: "tdd " + result.Gate, Issue: w.Issue, Outcome: result.Verdict, Detail: err.Error() + ": " + strings.Join(detail, ";")})
+	return err
+}
+
+// changedTests are the test files that differ between the fork point and the
+// tested tree.
+func changedTests(e *Env, wt *gitx.Repo, fork, tree string, patterns []string) (map[string]bool, error) {
+	raw, err := wt.ChangedBlobs(e.Ctx, fork, tree)
 	if err != nil {
 		return nil, err
 	}
+	paths := make([]string, 0, len(raw))
+	for _, r := range raw {
+		if !gitx.IsNullOID(r.NewOID) {
+			paths = append(paths, r.Path)
+		}
+	}
 	out := map[string]bool{}
-	for _, f := range testFiles(files, cfg.Test.TestPaths) {
+	for _, f := range testFiles(paths, patterns) {
 		out[f] = true
 	}
 	return out, nil
+}
+
+// ownership says whether a failing test is this branch's: new on it, or its
+// definition changed since the fork point (DESIGN §5).
+func ownership(e *Env, wt *gitx.Repo, fork, tree string, res *runner.Result) (func(runner.Test) bool, error) {
+	seen := map[string]bool{}
+	var names []string
+	for _, t := range res.With(runner.Failed) {
+		if t.File != "" && !seen[t.File] {
+			seen[t.File] = true
+			names = append(names, fork+":"+t.File, tree+":"+t.File)
+		}
+	}
+	blobs, err := wt.Blobs(e.Ctx, names)
+	if err != nil {
+		return nil, err
+	}
+	return func(t runner.Test) bool {
+		return TestChanged(t.File, t.ID, blobs[fork+":"+t.File], blobs[tree+":"+t.File])
+	}, nil
 }
 
 // attachGoFiles finds, for go tests (reported by package), the changed test file
@@ -126,36 +205,19 @@ func attachGoFiles(dir string, res *runner.Result, changed map[string]bool) {
 	}
 }
 
-// commitAll commits every change of the worktree and returns the new commit.
-func (e *Env) commitAll(wt *gitx.Repo, message string, allowEmpty bool) (string, error) {
-	if err := wt.AddAll(e.Ctx); err != nil {
-		return "", err
-	}
-	if err := wt.Commit(e.Ctx, message, allowEmpty); err != nil {
-		return "", exitcode.With(exitcode.Refused, err).WithHint("nothing was recorded; a hook of yours may have refused the commit")
-	}
-	commit, _, err := wt.Head(e.Ctx)
-	return commit, err
-}
-
+// redMessage is the red commit's message: every failing id is a trailer, so
+// that the proof at merge and in CI reads them from git.
 func redMessage(issue string, failing []string, changedFiles int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "test(#%s): red — %d failing\n\n", issue, len(failing))
-	if len(failing) > 0 {
-		b.WriteString("Failing by assertion, as git tdd red proved:\n")
-		for _, id := range failing {
-			fmt.Fprintf(&b, "  %s\n", id)
-		}
+	if len(failing) == 0 {
+		fmt.Fprintf(&b, "The tests fail with %d changed test files.\n\n", changedFiles)
 	} else {
-		fmt.Fprintf(&b, "The tests fail with %d changed test files.\n", changedFiles)
+		b.WriteString("Proved by git tdd red: the tests below fail, by assertion or because what they\nimport does not exist yet.\n\n")
 	}
-	b.WriteString("\nTDD-Phase: red\n")
-	for i, id := range failing {
-		if i == maxTrailerIDs {
-			fmt.Fprintf(&b, "TDD-Failing-More: %d\n", len(failing)-maxTrailerIDs)
-			break
-		}
-		fmt.Fprintf(&b, "TDD-Failing: %s\n", id)
+	fmt.Fprintf(&b, "%s: red\n", PhaseTrailer)
+	for _, id := range failing {
+		fmt.Fprintf(&b, "%s: %s\n", FailingTrailer, id)
 	}
 	return b.String()
 }

@@ -41,9 +41,15 @@ const (
 type RedInput struct {
 	Result       *runner.Result
 	ChangedTests map[string]bool // test files added or changed on the branch
-	Hollow       func(runner.Test) bool
-	Attempts     int // scaffold failures before this run
-	MaxRetries   int
+	// Ours reports whether a failing test is this branch's: new, or its
+	// definition changed. Nil counts every test of a changed file.
+	Ours func(runner.Test) bool
+	// Natural reports whether a test file that cannot be collected is the
+	// natural red: this branch's, missing something of the repository.
+	Natural    func(runner.Test) bool
+	Hollow     func(runner.Test) bool
+	Attempts   int // scaffold failures before this run
+	MaxRetries int
 }
 
 // RouteRed applies DESIGN §5's table to a test run.
@@ -62,20 +68,29 @@ func RouteRed(in RedInput) Verdict {
 			v.Code, v.Message = exitcode.Escalate, fmt.Sprintf("the test scaffold still does not run (%s) after %d attempts; a human should look", pytestMeaning(r.Exit), in.Attempts+1)
 		}
 		return v
-	case r.Exit != 1:
-		return Verdict{Code: exitcode.Escalate, Kind: KindEscalate, List: errorIDs(r),
-			Message: fmt.Sprintf("the test run broke (%s); a human should look. A red must fail by assertion: import what exists and assert on it, or give the new code a stub that returns a wrong value", pytestMeaning(r.Exit))}
-	}
-	if r.Runner == "generic" {
+	case r.Exit != 1 && (r.Exit != 2 || len(collectionErrors(r)) == 0):
+		return broke(r, errorIDs(r))
+	case r.Runner == "generic":
 		if len(in.ChangedTests) == 0 {
 			return Verdict{Code: exitcode.Refused, Kind: KindUnrelated, Message: "the tests fail, but no test file was added or changed on this branch"}
 		}
 		return Verdict{Code: exitcode.OK, Kind: KindRed, Message: "the tests fail, and this branch changed " + term.Count(len(in.ChangedTests), "test file", "test files")}
 	}
+	var natural, broken []string
+	for _, t := range collectionErrors(r) {
+		if in.Natural != nil && in.Natural(t) {
+			natural = append(natural, t.ID)
+		} else {
+			broken = append(broken, errorLine(t))
+		}
+	}
+	if len(broken) > 0 {
+		return broke(r, broken)
+	}
 	var ours, hollow, theirs []string
 	for _, t := range r.With(runner.Failed) {
 		switch {
-		case !in.ChangedTests[t.File]:
+		case !in.ChangedTests[t.File] || (in.Ours != nil && !in.Ours(t)):
 			theirs = append(theirs, t.ID)
 		case in.Hollow != nil && in.Hollow(t):
 			hollow = append(hollow, t.ID)
@@ -83,20 +98,55 @@ func RouteRed(in RedInput) Verdict {
 			ours = append(ours, t.ID)
 		}
 	}
-	if len(ours) > 0 {
-		return Verdict{Code: exitcode.OK, Kind: KindRed, Failing: ours, List: ours,
-			Message: fmt.Sprintf("%s of this branch %s by assertion", term.Count(len(ours), "test", "tests"), term.Pick(len(ours), "fails", "fail"))}
+	if len(ours)+len(natural) > 0 {
+		failing := append(append([]string{}, ours...), natural...)
+		sort.Strings(failing)
+		return Verdict{Code: exitcode.OK, Kind: KindRed, Failing: failing, List: failing, Message: redMessageOf(len(ours), len(natural))}
 	}
 	switch {
 	case len(hollow) > 0:
 		return Verdict{Code: exitcode.Refused, Kind: KindHollow, List: hollow,
 			Message: "the failing tests are hollow: they fail without calling the code (assert False, pytest.fail(), raise NotImplementedError, a skip). Make them call what the issue asks for"}
+	case len(r.With(runner.XPassed)) > 0 && len(theirs) == 0:
+		return Verdict{Code: exitcode.Refused, Kind: KindHollow, List: idsOf(r.With(runner.XPassed)),
+			Message: "the only failures are tests marked xfail(strict=True) that pass: nothing failed. A red test must fail by assertion"}
 	case len(theirs) > 0:
 		return Verdict{Code: exitcode.Refused, Kind: KindUnrelated, List: theirs,
-			Message: "not a red for this issue: the only failures are in test files this branch did not touch"}
+			Message: "not a red for this issue: the only failing tests are not new on this branch and their bodies did not change"}
 	}
 	return Verdict{Code: exitcode.Refused, Kind: KindErrorsOnly, List: errorIDs(r),
 		Message: "not a red: the tests break with errors (setup, fixtures, collection), none fails by assertion"}
+}
+
+func redMessageOf(assertions, files int) string {
+	a := fmt.Sprintf("%s by assertion", term.Pick(assertions, "fails", "fail"))
+	f := fmt.Sprintf("%s yet", term.Pick(files, "cannot import what it tests", "cannot import what they test"))
+	switch {
+	case files == 0:
+		return term.Count(assertions, "test", "tests") + " of this branch " + a
+	case assertions == 0:
+		return term.Count(files, "test file", "test files") + " of this branch " + f
+	}
+	return fmt.Sprintf("%s of this branch %s, and %s %s", term.Count(assertions, "test", "tests"), a, term.Count(files, "test file", "test files"), f)
+}
+
+// broke escalates a run that did not test anything it could judge.
+func broke(r *runner.Result, list []string) Verdict {
+	if len(list) == 0 {
+		list = []string{"the end of its output:\n" + lastLines(r.Tail, 12)}
+	}
+	return Verdict{Code: exitcode.Escalate, Kind: KindEscalate, List: list,
+		Message: fmt.Sprintf("the test run broke (%s); a human should look. A red must fail by assertion, or fail to import a name or module of this repository: fix what is quoted, or give the new code a stub that returns a wrong value", pytestMeaning(r.Exit))}
+}
+
+func collectionErrors(r *runner.Result) []runner.Test {
+	var out []runner.Test
+	for _, t := range r.Tests {
+		if t.Collection && t.Outcome == runner.Errored {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // GreenInput is what green decides on.
@@ -124,16 +174,27 @@ func RouteGreen(in GreenInput) Verdict {
 	return v
 }
 
-// CheckGreen decides whether a run passes with every red id present and passing.
+// CheckGreen decides from the report, test by test, whether a run is green:
+// every red id present and passed (a red test file: at least one test
+// collected from it, all passed), nothing failed, and the command's own exit
+// code 0 too. An exit code alone never makes a green.
 func CheckGreen(r *runner.Result, redIDs []string) Verdict {
 	switch {
 	case r.TimedOut:
 		return Verdict{Code: exitcode.Escalate, Kind: KindEscalate, Message: fmt.Sprintf("the test run timed out after %s; a human should look", r.Elapsed.Round(100e6))}
-	case r.Exit == 2 || r.Exit == 3 || r.Exit < 0:
-		return Verdict{Code: exitcode.Escalate, Kind: KindEscalate, List: errorIDs(r), Message: fmt.Sprintf("the test run broke (%s); a human should look", pytestMeaning(r.Exit))}
+	case r.Exit == 3 || r.Exit < 0 || (r.Exit == 2 && len(collectionErrors(r)) == 0):
+		v := broke(r, errorIDs(r))
+		v.Message = fmt.Sprintf("the test run broke (%s); a human should look", pytestMeaning(r.Exit))
+		return v
+	case r.Exit == 4 || r.Exit == 5:
+		return Verdict{Code: exitcode.Refused, Kind: KindFailing, Message: "the tests do not run (" + pytestMeaning(r.Exit) + ")"}
 	}
-	var missing []string
+	var missing, failing []string
 	for _, id := range redIDs {
+		if isFileID(id) {
+			missing, failing = checkRedFile(r, id, missing, failing)
+			continue
+		}
 		t, ok := r.Find(id)
 		switch {
 		case !ok:
@@ -142,18 +203,79 @@ func CheckGreen(r *runner.Result, redIDs []string) Verdict {
 			missing = append(missing, id+" (skipped)")
 		}
 	}
-	failing := append(idsOf(r.With(runner.Failed)), idsOf(r.With(runner.Errored))...)
+	for _, t := range r.Tests {
+		if t.Outcome == runner.Failed || t.Outcome == runner.Errored || t.Outcome == runner.XPassed {
+			failing = append(failing, t.ID)
+		}
+	}
+	failing = unique(failing)
 	passed := len(r.With(runner.Passed))
 	switch {
-	case r.Exit == 0 && len(missing) == 0:
+	case len(missing) == 0 && len(failing) == 0 && r.Exit == 0:
 		return Verdict{Code: exitcode.OK, Kind: KindGreen,
-			Message: fmt.Sprintf("%s %s, the %s of the red among them", term.Count(passed, "test", "tests"), term.Pick(passed, "passes", "pass"), term.Count(len(redIDs), "test", "tests"))}
-	case r.Exit == 4 || r.Exit == 5:
-		return Verdict{Code: exitcode.Refused, Kind: KindFailing, Message: "the tests do not run (" + pytestMeaning(r.Exit) + ")"}
+			Message: fmt.Sprintf("%s %s, the %s of the red among them", term.Count(passed, "test", "tests"), term.Pick(passed, "passes", "pass"), redCount(redIDs))}
+	case len(missing) == 0 && len(failing) == 0:
+		return Verdict{Code: exitcode.Refused, Kind: KindFailing,
+			Message: fmt.Sprintf("every test passed, but the test command exited %d", r.RawExit)}
 	case len(missing) > 0 && len(failing) == 0:
 		return Verdict{Code: exitcode.Refused, Kind: KindMissing, List: missing, Message: "the red tests must run and pass, not be skipped or removed"}
 	}
 	return Verdict{Code: exitcode.Refused, Kind: KindFailing, List: append(failing, missing...), Message: "still failing"}
+}
+
+// isFileID tells a natural red's record (a test file) from a test id.
+func isFileID(id string) bool {
+	return !strings.Contains(id, "::") && (strings.HasSuffix(id, ".py") || strings.HasSuffix(id, ".go"))
+}
+
+// checkRedFile: at least one test collected from a red test file, all passed.
+func checkRedFile(r *runner.Result, file string, missing, failing []string) ([]string, []string) {
+	n := 0
+	for _, t := range r.Tests {
+		if t.File != file {
+			continue
+		}
+		if t.Collection {
+			failing = append(failing, t.ID)
+			continue
+		}
+		n++
+		if t.Outcome != runner.Passed {
+			failing = append(failing, t.ID+" ("+string(t.Outcome)+")")
+		}
+	}
+	if n == 0 {
+		missing = append(missing, file+" (no test collected from it)")
+	}
+	return missing, failing
+}
+
+func redCount(ids []string) string {
+	files := 0
+	for _, id := range ids {
+		if isFileID(id) {
+			files++
+		}
+	}
+	if files == 0 {
+		return term.Count(len(ids), "test", "tests")
+	}
+	if files == len(ids) {
+		return "tests of " + term.Count(files, "file", "files")
+	}
+	return term.Count(len(ids)-files, "test", "tests") + " and the tests of " + term.Count(files, "file", "files")
+}
+
+func unique(ids []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // pytestMeaning names pytest's exit codes.
@@ -178,13 +300,33 @@ func pytestMeaning(code int) string {
 func errorIDs(r *runner.Result) []string {
 	var out []string
 	for _, t := range r.With(runner.Errored) {
-		line := t.ID
-		if m := firstLines(t.Message, 6); m != "" {
-			line += "\n" + m
-		}
-		out = append(out, line)
+		out = append(out, errorLine(t))
 	}
 	return out
+}
+
+// errorLine is a test's id with the start of its error, or for a file that
+// cannot be collected, the end of its traceback, where the cause is.
+func errorLine(t runner.Test) string {
+	m := firstLines(t.Message, 6)
+	if t.Collection {
+		m = lastLines(t.Message, 6)
+	}
+	if m == "" {
+		return t.ID
+	}
+	return t.ID + "\n" + m
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = append([]string{"…"}, lines[len(lines)-n:]...)
+	}
+	for i := range lines {
+		lines[i] = "    " + lines[i]
+	}
+	return strings.Join(lines, "\n")
 }
 
 func firstLines(s string, n int) string {

@@ -107,3 +107,106 @@ func TestRouteGreen(t *testing.T) {
 		})
 	}
 }
+
+func coll(file, msg string) runner.Test {
+	return runner.Test{ID: file, File: file, Outcome: runner.Errored, Collection: true, Message: msg}
+}
+
+// The red table's newer rows: the natural red, function-level ownership, and
+// strict xfail passes, which fail in pytest's report without anything failing.
+func TestRouteRedProofs(t *testing.T) {
+	changed := map[string]bool{"tests/test_new.py": true, "tests/test_old.py": true}
+	natural := func(x runner.Test) bool { return strings.Contains(x.Message, "cannot import name") }
+	ours := func(x runner.Test) bool { return !strings.HasSuffix(x.ID, "::test_old") }
+	tests := []struct {
+		name    string
+		result  *runner.Result
+		code    int
+		kind    string
+		failing string
+	}{
+		{"the natural red: the file cannot import a name of the repository",
+			res(1, coll("tests/test_new.py", "E   ImportError: cannot import name 'mul' from 'calc'")), 0, KindRed, "tests/test_new.py"},
+		{"the natural red under exit 2",
+			res(2, coll("tests/test_new.py", "E   ImportError: cannot import name 'mul' from 'calc'")), 0, KindRed, "tests/test_new.py"},
+		{"a natural red beside an assertion failure",
+			res(1, coll("tests/test_new.py", "cannot import name"), tc("tests/test_old.py::test_new_one", runner.Failed)), 0, KindRed, "tests/test_new.py,tests/test_old.py::test_new_one"},
+		{"another collection error escalates, even beside a red",
+			res(1, coll("tests/test_new.py", "E   SyntaxError: invalid syntax"), tc("tests/test_old.py::test_new_one", runner.Failed)), 4, KindEscalate, ""},
+		{"a failing test whose body did not change is not ours",
+			res(1, tc("tests/test_old.py::test_old", runner.Failed)), 1, KindUnrelated, ""},
+		{"ours among theirs in the same file",
+			res(1, tc("tests/test_old.py::test_old", runner.Failed), tc("tests/test_old.py::test_new_one", runner.Failed)), 0, KindRed, "tests/test_old.py::test_new_one"},
+		{"a strict xfail that passes is not a failure",
+			res(1, runner.Test{ID: "tests/test_new.py::test_x", File: "tests/test_new.py", Outcome: runner.XPassed}), 1, KindHollow, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := RouteRed(RedInput{Result: tt.result, ChangedTests: changed, Ours: ours, Natural: natural, MaxRetries: 3})
+			if v.Code != tt.code || v.Kind != tt.kind || strings.Join(v.Failing, ",") != tt.failing {
+				t.Errorf("got %d %s %v: %s", v.Code, v.Kind, v.Failing, v.Message)
+			}
+		})
+	}
+	v := RouteRed(RedInput{Result: res(1, coll("tests/test_new.py", "cannot import name"), tc("tests/test_new.py::test_a", runner.Failed)), ChangedTests: changed, Natural: natural, MaxRetries: 3})
+	if v.Message != "1 test of this branch fails by assertion, and 1 test file cannot import what it tests yet" {
+		t.Errorf("message: %q", v.Message)
+	}
+}
+
+// Green is judged test by test from the report: an exit code alone never
+// makes a green, and a red test file needs a collected test, all passed.
+func TestCheckGreenProofs(t *testing.T) {
+	tests := []struct {
+		name   string
+		result *runner.Result
+		red    []string
+		kind   string
+		detail string
+	}{
+		{"exit 0, but the report says a red test failed", res(0, tc("tests/test_new.py::test_mul", runner.Failed)), []string{"tests/test_new.py::test_mul"}, KindFailing, "tests/test_new.py::test_mul"},
+		{"exit 0, but another test failed", res(0, tc("tests/test_new.py::test_mul", runner.Passed), tc("tests/test_a.py::test_a", runner.Errored)), []string{"tests/test_new.py::test_mul"}, KindFailing, "tests/test_a.py::test_a"},
+		{"every test passed, but the command failed", res(1, tc("tests/test_new.py::test_mul", runner.Passed)), []string{"tests/test_new.py::test_mul"}, KindFailing, ""},
+		{"a strict xfail that passes is a failure", res(1, tc("tests/test_new.py::test_mul", runner.Passed), runner.Test{ID: "tests/test_x.py::test_x", Outcome: runner.XPassed}), []string{"tests/test_new.py::test_mul"}, KindFailing, "tests/test_x.py::test_x"},
+		{"a red file: its tests pass", res(0, tc("tests/test_new.py::test_mul", runner.Passed), tc("tests/test_new.py::test_div", runner.Passed)), []string{"tests/test_new.py"}, KindGreen, ""},
+		{"a red file: still cannot import", res(1, coll("tests/test_new.py", "cannot import name")), []string{"tests/test_new.py"}, KindFailing, "tests/test_new.py"},
+		{"a red file: nothing collected from it", res(0, tc("tests/test_a.py::test_a", runner.Passed)), []string{"tests/test_new.py"}, KindMissing, "no test collected"},
+		{"a red file: one of its tests is skipped", res(0, tc("tests/test_new.py::test_mul", runner.Passed), tc("tests/test_new.py::test_div", runner.Skipped)), []string{"tests/test_new.py"}, KindFailing, "test_div (skipped)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := CheckGreen(tt.result, tt.red)
+			if v.Kind != tt.kind || !strings.Contains(strings.Join(v.List, "\n"), tt.detail) {
+				t.Errorf("got %s %v: %s", v.Kind, v.List, v.Message)
+			}
+		})
+	}
+}
+
+// The re-proof of a red at merge and in verify: every recorded test fails again.
+func TestRedFails(t *testing.T) {
+	mods := Modules{Roots: []string{"/nowhere"}}
+	tests := []struct {
+		name   string
+		result *runner.Result
+		ids    []string
+		bad    string
+	}{
+		{"the recorded test fails", res(1, tc("tests/t.py::test_a", runner.Failed)), []string{"tests/t.py::test_a"}, ""},
+		{"it passes", res(0, tc("tests/t.py::test_a", runner.Passed)), []string{"tests/t.py::test_a"}, "tests/t.py::test_a passed"},
+		{"it errors instead", res(1, tc("tests/t.py::test_a", runner.Errored)), []string{"tests/t.py::test_a"}, "tests/t.py::test_a error"},
+		{"it is gone", res(5), []string{"tests/t.py::test_a"}, "not run"},
+		{"a red file with a failing test", res(1, tc("tests/t.py::test_a", runner.Failed)), []string{"tests/t.py"}, ""},
+		{"a red file that imports and passes", res(0, tc("tests/t.py::test_a", runner.Passed)), []string{"tests/t.py"}, "imports, and none of its tests fails"},
+		{"a generic red that passes", &runner.Result{Exit: 0, Runner: "generic"}, nil, "the tests pass"},
+		{"a generic red that fails", &runner.Result{Exit: 1, Runner: "generic"}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(redFails(tt.result, tt.ids, mods), "\n")
+			if (tt.bad == "") != (got == "") || !strings.Contains(got, tt.bad) {
+				t.Errorf("got %q, want %q", got, tt.bad)
+			}
+		})
+	}
+}

@@ -180,12 +180,13 @@ func (e *Env) worktreeDir(cfg *config.Config, o StartOptions) (string, error) {
 	return dir, nil
 }
 
-// setup runs [worktree] setup in the new worktree; any failure stops the start.
+// setup runs [worktree] setup in a new worktree, in the sealed environment of
+// the test runs; any failure stops what needed it.
 func (e *Env) setup(cfg *config.Config, dir string) error {
 	for _, argv := range cfg.Worktree.Setup {
 		fmt.Fprintf(e.Err, "git-tdd: setup: %s\n", strings.Join(argv, " "))
 		cmd := exec.CommandContext(e.Ctx, argv[0], argv[1:]...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr = dir, e.Err, e.Err
+		cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, e.Err, e.Err, e.sealed(cfg)
 		cmd.WaitDelay = 5 * time.Second
 		if err := cmd.Run(); err != nil {
 			return exitcode.New(exitcode.Escalate, "the setup command %q failed: %v; nothing was started", strings.Join(argv, " "), err)

@@ -36,9 +36,11 @@ type Workflow struct {
 
 // RedRecord is what a valid red proved.
 type RedRecord struct {
-	Commit    string            `toml:"commit,omitempty"`
-	Failing   []string          `toml:"failing,omitempty"`
-	TestFiles map[string]string `toml:"test_files,omitempty"` // path → sha256 at red
+	Commit  string   `toml:"commit,omitempty"`
+	Failing []string `toml:"failing,omitempty"`
+	// TestFiles was a hash of each test file, written by versions that kept
+	// the freeze here; it is read and ignored: the red commit's blobs are the freeze.
+	TestFiles map[string]string `toml:"test_files,omitempty"`
 }
 
 // Commit is a phase's commit.

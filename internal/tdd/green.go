@@ -3,7 +3,10 @@ package tdd
 import "github.com/git-tdd/git-tdd/internal/cmdline"
 
 // GreenCmd is the green gate.
-type GreenCmd struct{ issueArg }
+type GreenCmd struct {
+	issueArg
+	JSON bool `name:"json" help:"Print the verdict as JSON on standard output."`
+}
 
 // Run proves the green and commits it.
 func (c *GreenCmd) Run(env *cmdline.Env) error {
@@ -11,5 +14,6 @@ func (c *GreenCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
+	l.JSON = c.JSON
 	return l.Green(c.Issue)
 }

@@ -20,11 +20,12 @@ func ManPage(w io.Writer) error {
 			"git tdd start ISSUE [--base BRANCH] [--lld FILE] [--context PATH...] [--dir DIR]",
 			"git tdd status [ISSUE] [--json]",
 			"git tdd list [--json]",
-			"git tdd red [ISSUE]",
-			"git tdd green [ISSUE]",
+			"git tdd red [ISSUE] [--json]",
+			"git tdd green [ISSUE] [--json]",
 			"git tdd lint [ISSUE]",
-			"git tdd merge [ISSUE] [--auto]",
+			"git tdd merge [ISSUE] [--auto] [--json]",
 			"git tdd abort [ISSUE] [--force]",
+			"git tdd verify [RANGE] [--json]",
 			"git tdd context [PATH...] [--lld FILE] [--json]",
 			"git tdd prompt PATH --change add|modify [--lld FILE] [--tests PATH...]",
 			"git tdd write PATH [--from FILE] [--strategy append|insert|extend|replace] [--line N] [--auto] [--force]",
@@ -34,11 +35,19 @@ func ManPage(w io.Writer) error {
 
 Inside a workflow's worktree the issue is inferred; elsewhere it is named.`,
 		Sections: []manpage.Section{
-			{Title: "THE GATES", Body: `red runs the tests and routes by pytest's exit code and its per-test results: exit 1 with a test of a file added or changed on the branch failing by assertion is a red (the failing ids and a sha256 of every test file are recorded, and everything is committed as test(#N): red — K failing with the trailers TDD-Phase: red and TDD-Failing); exit 0 is "Tests passed prematurely. Write failing tests first." (exit 1); failures only in untouched files, only errors, or only hollow tests (assert False, pytest.fail(), raise NotImplementedError, a skip) are not a red (exit 1); exit 4 or 5 is a broken scaffold (exit 1, and exit 4 after [test] max_retries attempts); exit 2 or 3 or the timeout escalate (exit 4), quoting the collection error.
+			{Title: "THE GATES", Body: `Every verdict comes from git objects and from a test run git tdd seals itself; state.toml only says where things are. The test run's environment drops the variables that inject code or options (PYTHON*, PYTEST_*, LD_*, GOFLAGS, NODE_OPTIONS, JAVA_TOOL_OPTIONS and others; see ENVIRONMENT) unless the committed [test] env sets them, and pytest reads its configuration and conftest.py files from the worktree only (--rootdir, --confcutdir and -c are set for it).
 
-green needs a red. A test file recorded at red that changed or disappeared refuses it (exit 1, naming it; run red again to change the tests). Every red id must be present and pass, not be skipped. Then the implementation is committed as feat(#N): green — K passing with TDD-Phase: green. Still failing is exit 1 with attempt k of 3; the third failure is exit 4. After green, green again commits refactoring.
+The frozen test surface is the test files ([test] test_paths), conftest.py at any depth, pytest.ini, .pytest.ini, pytest.toml, tox.ini, setup.cfg and pyproject.toml (of the last three only the section pytest reads), *_test.go, testdata/ and the [test] freeze globs. A file git ignores that the test runner would load refuses a gate: no proof can rest on a file in no commit.
 
-merge needs a green and a human on the terminal. It re-runs the tests and [lint] command, merges in memory, shows the diff-gate review of the whole branch against the base's tip, and asks: Type APPROVE to merge #N into BASE, REJECT to keep working, or ABORT to discard. APPROVE writes Merge #N: SUBJECT with TDD-Issue and Diffgate-Approved trailers, moves the base (a fast-forward of its checkout, or a checked ref update), removes the worktree and deletes the branch. Uncommitted changes in any checkout, or a conflict with a base that moved on, stop it before anything changes.
+red writes the working tree as a tree before it runs the tests and compares the frozen surface with it after; a change during the run refuses it (exit 1, naming the files). A test counts for the red when its function is new on the branch or its body changed, not when its file was merely touched. Exit 1 with such a test failing by assertion is a red; so is a test file of the branch that cannot import a name or module of the repository (from calc import mul before mul exists: the natural red, recorded as the file). The tested tree is committed as test(#N): red — K failing with the trailers TDD-Phase: red and one TDD-Failing per test. Exit 0 is "Tests passed prematurely. Write failing tests first." (exit 1); failures only in tests the branch did not write, only errors, only hollow tests or tests marked xfail(strict=True) that pass are not a red (exit 1); exit 4 or 5 is a broken scaffold (exit 1, and exit 4 after [test] max_retries attempts); other collection errors (a syntax error, a missing third-party module), an internal error or the timeout escalate (exit 4), quoting the error.
+
+green finds the last red commit in the branch's history and reads its TDD-Failing trailers. The frozen surface must be that commit's before and after the run (exit 1 naming what changed; run red again to change the tests). Every red test must be in the report and passed (not skipped, not xfail, not deselected), a red test file must have at least one collected test, all passed, nothing may fail, and the command's own exit must be 0: the exit code alone never makes a green. Then the tested tree is committed as feat(#N): green — K passing with TDD-Phase: green. Still failing is exit 1 with attempt k of 3; the third failure is exit 4. After green, green again commits refactoring. git tdd's own commits are written with git commit-tree: commit hooks do not run on them; commit.gpgSign is honoured.
+
+merge needs a green and a human on the terminal, and trusts no state file: from the branch's history it finds the last red commit, checks that the tip's frozen surface is that commit's, checks the recorded red tests out in a temporary worktree and runs them there (they must fail), then runs the whole suite and [lint] command on the merge result (it must pass). Only then does it show the diff-gate review of the whole branch against the base's tip and ask: Type APPROVE to merge #N into BASE, REJECT to keep working, or ABORT to discard. APPROVE writes Merge #N: SUBJECT with TDD-Issue and Diffgate-Approved trailers, moves the base (a fast-forward of its checkout, or a checked ref update), removes the worktree and deletes the branch. Uncommitted changes in any checkout, a conflict with a base that moved on, or a proof that fails stop it before anything changes.
+
+verify, for CI, re-proves every Merge #N made by git tdd merge on the first-parent chain of RANGE (default @{upstream}..HEAD) as merge does: red at the last red commit of the merged branch, the frozen surface, and the whole suite on the merge commit, with the configuration committed at the range's base. Exit 1 names the merges that do not hold.
+
+red, green and merge with --json print one object on standard output: issue, gate, ok, verdict, exit_code, message, tests, commit (and proved for merge).
 
 abort saves uncommitted work and unmerged commits under refs/tdd/backup/ISSUE-TIME, prints the ref, and removes the worktree and the branch; discarding them needs ABORT typed on the terminal, or --force.`},
 			{Title: "WRITING CODE SAFELY", Body: `Every path given to context, prompt, write and patch must resolve (symlinks included) inside the working tree and outside .git and its look-alikes (.GIT, .git., git~1 and others); otherwise exit 2 and nothing is read or written. Each directory on the way is opened on its own and checked, so a symlink swapped in meanwhile cannot lead a read or write out of the tree or into .git.
@@ -51,10 +60,12 @@ context prints the files an agent may read, refusing (exit 2) secrets by name an
 			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
 			{Title: "FILES", Body: `.git-tdd.toml at the top of the repository configures the test command, the worktrees, the thresholds and the agent; every key is optional and an unknown key is an error naming the file and line.
 
-$(git rev-parse --git-common-dir)/tdd/state.toml holds the workflows by issue, shared by every worktree; $(git rev-parse --git-common-dir)/tdd/audit.jsonl logs every operation that changed, or refused to change, something; $(git rev-parse --git-common-dir)/tdd/pending/ keeps content an unattended write could not put in place.`},
+$(git rev-parse --git-common-dir)/tdd/state.toml holds the workflows by issue, shared by every worktree: where things are, never proof; $(git rev-parse --git-common-dir)/tdd/audit.jsonl logs every operation that changed, or refused to change, something; $(git rev-parse --git-common-dir)/tdd/pending/ keeps content an unattended write could not put in place.`},
 			{Title: "ENVIRONMENT", Body: `- GIT_TDD_AUTO=1 acts as --auto: never prompt, fail closed.
 - NO_COLOR, TERM=dumb and CLICOLOR_FORCE decide colour after --color.
-- GIT_TDD_TRACE=1 logs every git call and its duration on standard error.`},
+- GIT_TDD_TRACE=1 logs every git call and its duration on standard error.
+
+The test, lint and setup commands run sealed: without PYTHON* (but PYTHONIOENCODING, PYTHONUTF8 and PYTHONUNBUFFERED), PYTEST_*, PY_*, LD_*, DYLD_*, BASH_ENV, ENV, BASH_FUNC_*, SHELLOPTS, BASHOPTS, CDPATH, GOFLAGS, GOROOT, GOEXPERIMENT, GODEBUG, CGO_*FLAGS*, JAVA_TOOL_OPTIONS, _JAVA_OPTIONS, JDK_JAVA_OPTIONS, MAVEN_OPTS, GRADLE_OPTS, NODE_OPTIONS, RUSTFLAGS, RUSTDOCFLAGS, RUSTC_WRAPPER, RUSTC_WORKSPACE_WRAPPER, CARGO_BUILD_*, CARGO_ENCODED_RUSTFLAGS and the variables that point git elsewhere (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_CONFIG_* and others), with PYTHONDONTWRITEBYTECODE=1 and GOFLAGS=-count=1 set, and then the committed [test] env table on top. Everything else (PATH, HOME, proxies, VIRTUAL_ENV) is passed.`},
 			{Title: "SEE ALSO", Body: "git-diffgate(1), git-worktree(1)"},
 		},
 	})

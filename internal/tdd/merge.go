@@ -6,6 +6,7 @@ import "github.com/git-tdd/git-tdd/internal/cmdline"
 type MergeCmd struct {
 	issueArg
 	Auto bool `help:"Unattended run: never prompts, so the merge fails closed with exit 3 (also GIT_TDD_AUTO=1)."`
+	JSON bool `name:"json" help:"Print the outcome as JSON on standard output."`
 }
 
 // Run reviews and merges.
@@ -14,5 +15,6 @@ func (c *MergeCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
+	l.JSON = c.JSON
 	return l.Merge(c.Issue, c.Auto)
 }

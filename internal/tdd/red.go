@@ -3,7 +3,10 @@ package tdd
 import "github.com/git-tdd/git-tdd/internal/cmdline"
 
 // RedCmd is the red gate.
-type RedCmd struct{ issueArg }
+type RedCmd struct {
+	issueArg
+	JSON bool `name:"json" help:"Print the verdict as JSON on standard output."`
+}
 
 // Run proves the red and commits it.
 func (c *RedCmd) Run(env *cmdline.Env) error {
@@ -11,5 +14,6 @@ func (c *RedCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
+	l.JSON = c.JSON
 	return l.Red(c.Issue)
 }

@@ -1,0 +1,86 @@
+package lifecycle
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The natural red (DESIGN §5): what a test file cannot import must belong to
+// the repository for the failure to be this branch's red.
+func TestNaturalCause(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"calc", "src/shapes", "lib/extra"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(root, "single.py"), nil, 0o644)
+	m := ModulesOf(root, "lib")
+	tb := func(last string) string {
+		return "ImportError while importing test module 'x'.\nTraceback:\ntests/test_a.py:1: in <module>\n    from calc import mul\nE   " + last
+	}
+	for _, tt := range []struct {
+		name, last string
+		want       bool
+	}{
+		{"a name missing from a module of the repository", "ImportError: cannot import name 'mul' from 'calc' (" + root + "/calc/__init__.py)", true},
+		{"a name missing from a namespace package of the repository", "ImportError: cannot import name 'mul' from 'calc' (unknown location)", true},
+		{"a name missing from an installed package", "ImportError: cannot import name 'mul' from 'numpy' (/usr/lib/python3/dist-packages/numpy/__init__.py)", false},
+		{"a name missing from a package installed in the worktree", "ImportError: cannot import name 'x' from 'pkg' (" + root + "/.venv/lib/python3.11/site-packages/pkg/__init__.py)", false},
+		{"a circular import", "ImportError: cannot import name 'mul' from partially initialized module 'calc' (most likely due to a circular import) (" + root + "/calc/__init__.py)", false},
+		{"a submodule missing from a package of the repository", "ModuleNotFoundError: No module named 'calc.parse'", true},
+		{"a submodule of a package under src/", "ModuleNotFoundError: No module named 'shapes.circle'", true},
+		{"a submodule of a package on the configured PYTHONPATH", "ModuleNotFoundError: No module named 'extra.more'", true},
+		{"a third-party module that is not installed", "ModuleNotFoundError: No module named 'nosuchpkg_xyz'", false},
+		{"a top-level module of the repository itself (the path is wrong, not the code)", "ModuleNotFoundError: No module named 'calc'", false},
+		{"an attribute of a module of the repository at import", "AttributeError: module 'calc' has no attribute 'square'", true},
+		{"an attribute of a single-file module", "AttributeError: module 'single' has no attribute 'f'", true},
+		{"an attribute of an installed module", "AttributeError: module 'os' has no attribute 'nothing'", false},
+		{"a syntax error", "SyntaxError: invalid syntax", false},
+		{"a fixture error", "RuntimeError: the fixture breaks", false},
+	} {
+		if got := m.NaturalCause(tb(tt.last)); got != tt.want {
+			t.Errorf("%s: got %v", tt.name, got)
+		}
+	}
+	if m.NaturalCause("") {
+		t.Error("an empty message")
+	}
+}
+
+// Whose failure (DESIGN §5): a test counts for the branch when its definition
+// is new or changed, not when its file was merely touched.
+func TestTestChanged(t *testing.T) {
+	base := []byte("import calc\n\n\ndef test_old():\n    assert 1 == 2\n\n\nclass TestK:\n    def test_m(self):\n        pass\n\n\nclass TestInherits(Base):\n    pass\n")
+	for _, tt := range []struct {
+		name, id, now string
+		want          bool
+	}{
+		{"a comment appended", "t.py::test_old", string(base) + "# appended\n", false},
+		{"blank lines and comments inside", "t.py::test_old", "import calc\n\n\ndef test_old():\n    # why\n\n    assert 1 == 2  # really\n", false},
+		{"the body changed", "t.py::test_old", "def test_old():\n    assert 1 == 3\n", true},
+		{"a decorator added", "t.py::test_old", "import pytest\n\n@pytest.mark.parametrize('x', [1])\ndef test_old(x):\n    assert 1 == 2\n", true},
+		{"a new test", "t.py::test_new", string(base) + "\n\ndef test_new():\n    assert calc.mul(2, 3) == 6\n", true},
+		{"a parametrized id of an unchanged test", "t.py::test_old[1-2]", string(base), false},
+		{"a method changed", "t.py::TestK::test_m", "class TestK:\n    def test_m(self):\n        assert calc.sub(3, 1) == 2\n", true},
+		{"the same method in another class", "t.py::TestJ::test_m", string(base) + "\n\nclass TestJ:\n    def test_m(self):\n        pass\n", true},
+		{"an inherited test of an unchanged class", "t.py::TestInherits::test_base", string(base), false},
+		{"an inherited test of a new class", "t.py::TestNew::test_base", string(base) + "\n\nclass TestNew(Base):\n    pass\n", true},
+		{"a test that cannot be found", "t.py::test_ghost", string(base), false},
+	} {
+		if got := TestChanged("t.py", tt.id, base, []byte(tt.now)); got != tt.want {
+			t.Errorf("%s: got %v", tt.name, got)
+		}
+	}
+	if !TestChanged("t.py", "t.py::test_old", nil, base) {
+		t.Error("a test of a file new on the branch")
+	}
+	goBase := []byte("package calc\n\nimport \"testing\"\n\n// TestMul checks Mul.\nfunc TestMul(t *testing.T) {\n\tif Mul(2, 3) != 6 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n")
+	goComment := []byte("package calc\n\nimport \"testing\"\n\n// TestMul checks Mul, reworded.\nfunc TestMul(t *testing.T) {\n\t// a note\n\tif Mul(2, 3) != 6 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n")
+	goChanged := []byte("package calc\n\nimport \"testing\"\n\nfunc TestMul(t *testing.T) {\n\tif Mul(2, 3) != 7 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n")
+	if TestChanged("calc_test.go", "example.com/calc.TestMul", goBase, goComment) {
+		t.Error("go: comments only")
+	}
+	if !TestChanged("calc_test.go", "example.com/calc.TestMul/sub", goBase, goChanged) {
+		t.Error("go: the body changed")
+	}
+}

@@ -1,0 +1,240 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/runner"
+	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/surface"
+	"golang.org/x/sync/errgroup"
+)
+
+// The trailers of the lifecycle's commits: they are what the proofs read
+// back from git, never state.toml.
+const (
+	PhaseTrailer   = "TDD-Phase"
+	FailingTrailer = "TDD-Failing"
+)
+
+// RedCommit is a red as the branch's history records it.
+type RedCommit struct {
+	ID, Tree string
+	Failing  []string // the TDD-Failing trailers: test ids, or test files for a natural red
+	TipTree  string   // the tree of the tip it was found from
+}
+
+// LastRed finds the newest commit with "TDD-Phase: red" on the first-parent
+// chain from tip back to fork; nil when there is none.
+func LastRed(ctx context.Context, repo *gitx.Repo, fork, tip string) (*RedCommit, error) {
+	commits, err := repo.FirstParentTrailers(ctx, fork+".."+tip, PhaseTrailer, FailingTrailer)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range commits {
+		for _, v := range c.Trailers[PhaseTrailer] {
+			if v == "red" {
+				return &RedCommit{ID: c.ID, Tree: c.Tree, Failing: c.Trailers[FailingTrailer], TipTree: commits[0].Tree}, nil
+			}
+		}
+	}
+	return nil, nil
+}
+
+// forkPoint is where the branch left its base, from the refs rather than
+// state.toml: the merge base of the base branch and tip. When the base branch
+// is gone, the recorded base commit serves if it is an ancestor of tip.
+func (e *Env) forkPoint(w *state.Workflow, tip string) (string, error) {
+	if fork, err := e.Repo.MergeBase(e.Ctx, "refs/heads/"+w.Base, tip); err == nil {
+		return fork, nil
+	}
+	if ok, err := e.Repo.IsAncestor(e.Ctx, w.BaseCommit, tip); err == nil && ok {
+		return w.BaseCommit, nil
+	}
+	return "", exitcode.New(exitcode.Usage, "cannot tell where %s left %s: the base branch is gone and the recorded base commit is not in its history", w.Branch, w.Base)
+}
+
+// rules are the frozen surface's rules of a configuration.
+func rules(cfg *config.Config) surface.Rules {
+	return surface.New(cfg.Test.TestPaths, cfg.Test.Freeze)
+}
+
+// frozenDiff lists how the frozen surface of tree b differs from tree a's.
+func frozenDiff(ctx context.Context, repo *gitx.Repo, r surface.Rules, a, b string) ([]surface.Change, error) {
+	raw, err := repo.ChangedBlobs(ctx, a, b)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]surface.Entry, 0, len(raw))
+	for _, e := range raw {
+		old, next := e.OldOID, e.NewOID
+		if gitx.IsNullOID(old) || !gitx.IsBlobMode(e.OldMode) {
+			old = ""
+		}
+		if gitx.IsNullOID(next) || !gitx.IsBlobMode(e.NewMode) {
+			next = ""
+		}
+		if old == next {
+			continue // a mode change
+		}
+		entries = append(entries, surface.Entry{Path: e.Path, Old: old, New: next})
+	}
+	return r.Diff(entries, func(oid string) ([]byte, error) {
+		blobs, err := repo.Blobs(ctx, []string{oid})
+		if err != nil {
+			return nil, err
+		}
+		return blobs[oid], nil
+	})
+}
+
+// sinceRed lists how tree's frozen surface differs from the red commit's,
+// leaving out what came from the base: after the base is merged into the
+// branch, a path may hold the base's version if the red had the version the
+// branch started from.
+func sinceRed(ctx context.Context, repo *gitx.Repo, r surface.Rules, red *RedCommit, tree, fork string) ([]surface.Change, error) {
+	changes, err := frozenDiff(ctx, repo, r, red.Tree, tree)
+	if err != nil || len(changes) == 0 {
+		return changes, err
+	}
+	oldFork, err := repo.MergeBase(ctx, red.ID, fork)
+	if err != nil || oldFork == fork {
+		return changes, nil
+	}
+	names := make([]string, 0, 4*len(changes))
+	for _, c := range changes {
+		names = append(names, oldFork+":"+c.Path, fork+":"+c.Path, red.Tree+":"+c.Path, tree+":"+c.Path)
+	}
+	blobs, err := repo.Blobs(ctx, names)
+	if err != nil {
+		return nil, err
+	}
+	same := func(a, b string) bool {
+		x, okx := blobs[a]
+		y, oky := blobs[b]
+		return okx == oky && string(x) == string(y)
+	}
+	var kept []surface.Change
+	for _, c := range changes {
+		if same(red.Tree+":"+c.Path, oldFork+":"+c.Path) && same(tree+":"+c.Path, fork+":"+c.Path) {
+			continue // the base's change, merged in
+		}
+		if _, onBase := blobs[fork+":"+c.Path]; onBase && c.Note == "" {
+			c.Kind, c.Note = surface.Changed, "not as the base has it"
+		}
+		kept = append(kept, c)
+	}
+	return kept, nil
+}
+
+// prepared is what a gate establishes before its run.
+type prepared struct {
+	fork   string         // where the branch left its base
+	cfg    *config.Config // as committed there
+	rules  surface.Rules
+	staged *gitx.Staged // the working tree, staged before the run; closed by the caller
+	red    *RedCommit   // the last red, when asked for
+}
+
+// prepare finds the fork point, the configuration and (withRed) the last
+// red, and stages the working tree, the independent git calls side by side:
+// they are most of a gate's own time. Files that git ignores but the test
+// runner would load are refused: no proof can rest on a file in no commit.
+func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed bool) (*prepared, error) {
+	p := &prepared{}
+	var ignored []string
+	var g errgroup.Group
+	g.Go(func() (err error) {
+		if p.fork, err = e.forkPoint(w, head); err != nil {
+			return err
+		}
+		var h errgroup.Group
+		h.Go(func() (err error) { p.cfg, err = e.Config(p.fork); return err })
+		if withRed {
+			h.Go(func() (err error) { p.red, err = LastRed(e.Ctx, wt, p.fork, head); return err })
+		}
+		return h.Wait()
+	})
+	g.Go(func() (err error) { ignored, err = wt.Ignored(e.Ctx); return err })
+	g.Go(func() (err error) { p.staged, err = wt.Stage(e.Ctx); return err })
+	if err := g.Wait(); err != nil {
+		p.close()
+		return nil, err
+	}
+	p.rules = rules(p.cfg)
+	if loaded := p.rules.IgnoredLoaded(wt.Top, ignored); len(loaded) > 0 {
+		p.close()
+		return nil, surfaceError("files the tests depend on are in no commit", loaded).
+			WithHint("commit them (git add -f), or remove them; an ignore rule does not keep a file from the test runner")
+	}
+	return p, nil
+}
+
+func (p *prepared) close() {
+	if p.staged != nil {
+		p.staged.Close()
+	}
+}
+
+// unchangedSince refuses when the frozen surface of the working tree is no
+// longer what was staged before the run.
+func (e *Env) unchangedSince(wt *gitx.Repo, r surface.Rules, before *gitx.Staged) error {
+	changed, err := before.Changed(e.Ctx)
+	if err != nil || !changed {
+		return err
+	}
+	return e.unchangedFrom(wt, r, before.Tree)
+}
+
+// unchangedFrom refuses when the frozen surface of the working tree is no
+// longer tree's.
+func (e *Env) unchangedFrom(wt *gitx.Repo, r surface.Rules, tree string) error {
+	after, err := wt.WorktreeTree(e.Ctx)
+	if err != nil {
+		return err
+	}
+	if after == tree {
+		return nil
+	}
+	changes, err := frozenDiff(e.Ctx, wt, r, tree, after)
+	if err != nil || len(changes) == 0 {
+		return err
+	}
+	return surfaceError("the frozen test surface changed during the run; nothing was recorded", changes).
+		WithHint("a test or configuration that rewrites itself cannot be proved; make it stop, then run the gate again")
+}
+
+func surfaceError(msg string, changes []surface.Change) *exitcode.Error {
+	detail := make([]string, len(changes))
+	for i, c := range changes {
+		detail[i] = "  " + c.String()
+	}
+	return exitcode.New(exitcode.Refused, "%s", msg).WithDetail(detail...)
+}
+
+// sealed is the environment of the gates' test runs: the caller's, without
+// the variables that inject code, plus the committed [test] env.
+func (e *Env) sealed(cfg *config.Config) []string {
+	return runner.Seal(os.Environ(), cfg.Test.Env)
+}
+
+// runTests runs the configured tests in dir, sealed, streaming to Err; sel
+// limits the run to some tests.
+func (e *Env) runTests(cfg *config.Config, dir string, sel []string) (*runner.Result, error) {
+	what := strings.Join(cfg.Test.Command, " ")
+	if len(sel) > 0 {
+		what += " (" + strings.Join(sel, " ") + ")"
+	}
+	fmt.Fprintf(e.Err, "git-tdd: running %s in %s\n", what, dir)
+	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Test.Command, Runner: cfg.Test.Runner, Select: sel,
+		Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err, Env: e.sealed(cfg)})
+	if err != nil {
+		return nil, exitcode.With(exitcode.Escalate, err)
+	}
+	return res, nil
+}

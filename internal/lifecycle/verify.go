@@ -1,0 +1,160 @@
+package lifecycle
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// MergeCheck is one git tdd merge as verify re-proved it.
+type MergeCheck struct {
+	Commit   string   `json:"commit"`
+	Issue    string   `json:"issue"`
+	Subject  string   `json:"subject"`
+	OK       bool     `json:"ok"`
+	Proved   *Proved  `json:"proved,omitempty"`
+	Problem  string   `json:"problem,omitempty"`
+	Details  []string `json:"details,omitempty"`
+	ExitCode int      `json:"exit_code"`
+}
+
+// VerifyReport is what verify --json prints.
+type VerifyReport struct {
+	Range  string       `json:"range"`
+	Merges []MergeCheck `json:"merges"`
+	Failed []string     `json:"failed"` // the issues whose merges do not hold
+}
+
+// Verify re-proves every merge made by git tdd merge on the first-parent chain
+// of rangeSpec, oldest first, from the history alone (DESIGN §5): the last red
+// of the merged branch fails at its commit, the branch tip's frozen surface is
+// that red's, and the merge commit's tree passes. The configuration is the one
+// committed at the range's base, which the range cannot change; without a base,
+// each merge's first parent.
+func (e *Env) Verify(rangeSpec string, asJSON bool) error {
+	spec := rangeSpec
+	if spec == "" {
+		spec = "@{upstream}..HEAD"
+	}
+	if strings.HasPrefix(spec, "-") {
+		return exitcode.New(exitcode.Usage, "invalid range %q", spec)
+	}
+	commits, err := e.Repo.FirstParentTrailers(e.Ctx, spec, MergeTrailer)
+	if err != nil {
+		ee := exitcode.With(exitcode.Usage, err)
+		if rangeSpec == "" {
+			ee.WithHint("name the commits to check, e.g. git tdd verify origin/main..HEAD")
+		}
+		return ee
+	}
+	cfgAt, err := e.rangeBase(spec)
+	if err != nil {
+		return err
+	}
+	rep := VerifyReport{Range: spec, Merges: []MergeCheck{}, Failed: []string{}}
+	for i := len(commits) - 1; i >= 0; i-- {
+		c := commits[i]
+		if len(c.Trailers[MergeTrailer]) == 0 {
+			continue
+		}
+		m := e.verifyMerge(c, cfgAt)
+		rep.Merges = append(rep.Merges, m)
+		if !m.OK {
+			rep.Failed = append(rep.Failed, "#"+m.Issue)
+		}
+		if !asJSON {
+			printCheck(e, m)
+		}
+	}
+	if asJSON {
+		if err := writeJSON(e.Out, rep); err != nil {
+			return err
+		}
+	}
+	n := len(rep.Merges)
+	if len(rep.Failed) > 0 {
+		return exitcode.New(exitcode.Refused, "%d of %s in %s cannot be re-proved: %s", len(rep.Failed), term.Count(n, "git tdd merge", "git tdd merges"), spec, strings.Join(rep.Failed, ", "))
+	}
+	if !asJSON {
+		if n == 0 {
+			fmt.Fprintf(e.Out, "There are no git tdd merges in %s.\n", spec)
+		} else {
+			fmt.Fprintf(e.Out, "%s in %s re-proved.\n", term.Count(n, "git tdd merge", "git tdd merges"), spec)
+		}
+	}
+	return nil
+}
+
+// rangeBase is the commit whose configuration governs a range: its lower
+// bound ("A" of A..B), or "" when it has none.
+func (e *Env) rangeBase(spec string) (string, error) {
+	left, _, ok := strings.Cut(spec, "..")
+	if !ok || left == "" {
+		return "", nil
+	}
+	base, err := e.Repo.ResolveCommit(e.Ctx, left)
+	if err != nil {
+		return "", exitcode.With(exitcode.Usage, err)
+	}
+	return base, nil
+}
+
+// verifyMerge re-proves one merge commit.
+func (e *Env) verifyMerge(c gitx.TrailedCommit, cfgAt string) MergeCheck {
+	m := MergeCheck{Commit: c.ID, Issue: c.Trailers[MergeTrailer][0], Subject: c.Subject}
+	fail := func(err error) MergeCheck {
+		m.Problem = err.Error()
+		m.Details, _ = exitcode.Lines(err)
+		m.ExitCode = exitcode.Of(err)
+		return m
+	}
+	if len(c.Parents) != 2 {
+		return fail(exitcode.New(exitcode.Refused, "it is not a merge of two commits"))
+	}
+	fork, err := e.Repo.MergeBase(e.Ctx, c.Parents[0], c.Parents[1])
+	if err != nil {
+		return fail(err)
+	}
+	if cfgAt == "" {
+		cfgAt = c.Parents[0]
+	}
+	cfg, err := e.Config(cfgAt)
+	if err != nil {
+		return fail(err)
+	}
+	red, err := LastRed(e.Ctx, e.Repo, fork, c.Parents[1])
+	if err != nil {
+		return fail(err)
+	}
+	if red == nil {
+		return fail(exitcode.New(exitcode.Refused, "the merged branch has no red commit (%s: red)", PhaseTrailer))
+	}
+	if err := e.frozenAtTip(rules(cfg), red, fork); err != nil {
+		return fail(err)
+	}
+	proved, err := e.reprove(cfg, red, c.Tree, "verify-"+labelOf(m.Issue))
+	if err != nil {
+		var ee *exitcode.Error
+		if !errors.As(err, &ee) {
+			err = exitcode.With(exitcode.Escalate, err)
+		}
+		return fail(err)
+	}
+	m.OK, m.Proved = true, proved
+	return m
+}
+
+func printCheck(e *Env, m MergeCheck) {
+	if m.OK {
+		fmt.Fprintf(e.Out, "%s Merge #%s: proved: %s\n", short(m.Commit), m.Issue, m.Proved)
+		return
+	}
+	fmt.Fprintf(e.Out, "%s Merge #%s: NOT PROVED: %s\n", short(m.Commit), m.Issue, m.Problem)
+	for _, d := range m.Details {
+		fmt.Fprintf(e.Out, "  %s\n", strings.TrimSpace(d))
+	}
+}

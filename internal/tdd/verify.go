@@ -1,0 +1,18 @@
+package tdd
+
+import "github.com/git-tdd/git-tdd/internal/cmdline"
+
+// VerifyCmd re-proves the git tdd merges of a range, for CI.
+type VerifyCmd struct {
+	Range string `arg:"" optional:"" placeholder:"RANGE" help:"The commits to check (default @{upstream}..HEAD), e.g. origin/main..HEAD."`
+	JSON  bool   `name:"json" help:"Print the result as JSON."`
+}
+
+// Run re-proves every git tdd merge in the range.
+func (c *VerifyCmd) Run(env *cmdline.Env) error {
+	l, err := lifecycleEnv(env)
+	if err != nil {
+		return err
+	}
+	return l.Verify(c.Range, c.JSON)
+}
