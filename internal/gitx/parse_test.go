@@ -365,3 +365,22 @@ func TestParseTrailedCommits(t *testing.T) {
 		t.Error("accepted a subject that carries the separator")
 	}
 }
+
+func TestParseLsTree(t *testing.T) {
+	in := "100644 blob " + oidA + "\tsp ace\nnew\x00120000 blob " + oidB + "\tlink\x00040000 tree " + oidA + "\tdir\x00"
+	got, err := ParseLsTree([]byte(in))
+	if err != nil || len(got) != 3 {
+		t.Fatalf("%v %v", got, err)
+	}
+	if e := got["sp ace\nnew"]; e.Mode != ModeRegular || e.Type != "blob" || e.OID != oidA {
+		t.Errorf("%+v", e)
+	}
+	if got["link"].Mode != ModeSymlink || got["dir"].Type != "tree" {
+		t.Errorf("%+v", got)
+	}
+	for _, bad := range []string{"100644 blob\tx\x00", "10x644 blob " + oidA + "\tx\x00", "100644 blob " + oidA + " x\x00"} {
+		if _, err := ParseLsTree([]byte(bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -216,4 +217,43 @@ func (r *Repo) AddDetachedWorktree(ctx context.Context, path, commit string) err
 func (r *Repo) CheckoutTree(ctx context.Context, tree string) error {
 	_, err := r.output(ctx, append(noHooks, "read-tree", "-u", "--reset", tree)...)
 	return err
+}
+
+// TreeEntry is one entry of a tree.
+type TreeEntry struct {
+	Mode uint32
+	Type string // blob, tree or commit
+	OID  string
+	Path string
+}
+
+// LsTree looks paths up in tree (exactly those paths, not patterns, and
+// without recursing into directories); a path that is not there is left out.
+func (r *Repo) LsTree(ctx context.Context, tree string, paths []string) (map[string]TreeEntry, error) {
+	if len(paths) == 0 {
+		return map[string]TreeEntry{}, nil
+	}
+	out, err := r.output(ctx, append([]string{"--literal-pathspecs", "ls-tree", "-z", "--full-tree", tree, "--"}, paths...)...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLsTree(out)
+}
+
+// ParseLsTree parses `git ls-tree -z`: "<mode> <type> <oid>\t<path>" records.
+func ParseLsTree(b []byte) (map[string]TreeEntry, error) {
+	out := map[string]TreeEntry{}
+	for _, rec := range splitZ(b) {
+		meta, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 {
+			return nil, fmt.Errorf("ls-tree: malformed record %q", clip([]byte(rec)))
+		}
+		mode, err := strconv.ParseUint(f[0], 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("ls-tree: malformed mode in %q", clip([]byte(rec)))
+		}
+		out[path] = TreeEntry{Mode: uint32(mode), Type: f[1], OID: f[2], Path: path}
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/config"
@@ -106,25 +107,30 @@ func sinceRed(ctx context.Context, repo *gitx.Repo, r surface.Rules, red *RedCom
 	if err != nil || oldFork == fork {
 		return changes, nil
 	}
-	names := make([]string, 0, 4*len(changes))
-	for _, c := range changes {
-		names = append(names, oldFork+":"+c.Path, fork+":"+c.Path, red.Tree+":"+c.Path, tree+":"+c.Path)
+	paths := make([]string, len(changes))
+	for i, c := range changes {
+		paths[i] = c.Path
 	}
-	blobs, err := repo.Blobs(ctx, names)
-	if err != nil {
+	revs := []string{oldFork, fork, red.Tree, tree}
+	at := make([]map[string]gitx.TreeEntry, len(revs))
+	var g errgroup.Group
+	for i, rev := range revs {
+		g.Go(func() (err error) { at[i], err = repo.LsTree(ctx, rev, paths); return err })
+	}
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	same := func(a, b string) bool {
-		x, okx := blobs[a]
-		y, oky := blobs[b]
-		return okx == oky && string(x) == string(y)
+	same := func(a, b map[string]gitx.TreeEntry, p string) bool {
+		x, okx := a[p]
+		y, oky := b[p]
+		return okx == oky && x.OID == y.OID
 	}
 	var kept []surface.Change
 	for _, c := range changes {
-		if same(red.Tree+":"+c.Path, oldFork+":"+c.Path) && same(tree+":"+c.Path, fork+":"+c.Path) {
+		if same(at[2], at[0], c.Path) && same(at[3], at[1], c.Path) {
 			continue // the base's change, merged in
 		}
-		if _, onBase := blobs[fork+":"+c.Path]; onBase && c.Note == "" {
+		if _, onBase := at[1][c.Path]; onBase && c.Note == "" {
 			c.Kind, c.Note = surface.Changed, "not as the base has it"
 		}
 		kept = append(kept, c)
@@ -137,8 +143,9 @@ type prepared struct {
 	fork   string         // where the branch left its base
 	cfg    *config.Config // as committed there
 	rules  surface.Rules
-	staged *gitx.Staged // the working tree, staged before the run; closed by the caller
-	red    *RedCommit   // the last red, when asked for
+	staged *gitx.Staged    // the working tree, staged before the run; closed by the caller
+	red    *RedCommit      // the last red, when asked for
+	branch []gitx.RawEntry // what the branch changed: the fork point against the staged tree
 }
 
 // prepare finds the fork point, the configuration and (withRed) the last
@@ -171,6 +178,19 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 		p.close()
 		return nil, surfaceError("files the tests depend on are in no commit", loaded).
 			WithHint("commit them (git add -f), or remove them; an ignore rule does not keep a file from the test runner")
+	}
+	var err error
+	if p.branch, err = wt.ChangedBlobs(e.Ctx, p.fork, p.staged.Tree); err != nil {
+		p.close()
+		return nil, err
+	}
+	links, err := linkEscapes(e.Ctx, wt, p.rules, p.branch, p.staged.Tree)
+	if err == nil {
+		err = linkError(links)
+	}
+	if err != nil {
+		p.close()
+		return nil, err
 	}
 	return p, nil
 }
@@ -237,4 +257,71 @@ func (e *Env) runTests(cfg *config.Config, dir string, sel []string) (*runner.Re
 		return nil, exitcode.With(exitcode.Escalate, err)
 	}
 	return res, nil
+}
+
+// linkEscapes lists the symlinks among entries (what changed on the way to
+// tree) that would let the test runner read what no freeze covers: a link in
+// the frozen surface (its target is what the runner reads), a link out of the
+// repository, to a directory (pytest walks into it and loads its conftest.py
+// files), or to anything that is not a file committed in tree.
+func linkEscapes(ctx context.Context, repo *gitx.Repo, r surface.Rules, entries []gitx.RawEntry, tree string) ([]surface.Change, error) {
+	var links []gitx.RawEntry
+	var oids []string
+	for _, e := range entries {
+		if e.NewMode == gitx.ModeSymlink && !gitx.IsNullOID(e.NewOID) {
+			links = append(links, e)
+			oids = append(oids, e.NewOID)
+		}
+	}
+	if len(links) == 0 {
+		return nil, nil
+	}
+	blobs, err := repo.Blobs(ctx, oids)
+	if err != nil {
+		return nil, err
+	}
+	var out []surface.Change
+	resolved := map[string]string{} // link path → target path in the tree
+	var lookup []string
+	for _, l := range links {
+		target := string(blobs[l.NewOID])
+		to := path.Join(path.Dir(l.Path), target)
+		switch {
+		case strings.ContainsAny(target, "\n\x00") || path.IsAbs(target) || to == ".." || strings.HasPrefix(to, "../"):
+			out = append(out, surface.Change{Path: l.Path, Note: "a symlink out of the repository, to " + target})
+		case r.Frozen(l.Path):
+			out = append(out, surface.Change{Path: l.Path, Note: "a symlink in the frozen surface, to " + target})
+		default:
+			resolved[l.Path] = to
+			lookup = append(lookup, to)
+		}
+	}
+	found, err := repo.LsTree(ctx, tree, lookup)
+	if err != nil {
+		return nil, err
+	}
+	for link, to := range resolved {
+		t, ok := found[to]
+		switch {
+		case !ok:
+			out = append(out, surface.Change{Path: link, Note: "a symlink to nothing committed, " + to})
+		case t.Type == "tree":
+			out = append(out, surface.Change{Path: link, Note: "a symlink to a directory, " + to})
+		case t.Mode == gitx.ModeSymlink:
+			out = append(out, surface.Change{Path: link, Note: "a symlink to a symlink, " + to})
+		case r.Frozen(to):
+			// a link to a frozen file reads frozen content
+		}
+	}
+	surface.Sort(out)
+	return out, nil
+}
+
+// linkError refuses links the runner would follow out of the frozen surface.
+func linkError(links []surface.Change) error {
+	if len(links) == 0 {
+		return nil
+	}
+	return surfaceError("the tests would read through symlinks what no freeze covers; nothing was recorded", links).
+		WithHint("commit the file itself instead of a link to it")
 }

@@ -45,11 +45,9 @@ func (e *Env) Red(issue string) (err error) {
 	var g errgroup.Group
 	g.Go(func() error { return e.unchangedSince(wt, p.rules, p.staged) })
 	g.Go(func() (err error) {
-		if changed, err = changedTests(e, wt, p.fork, p.staged.Tree, p.cfg.Test.TestPaths); err != nil {
-			return err
-		}
+		changed = changedTests(p.branch, p.cfg.Test.TestPaths)
 		attachGoFiles(w.Worktree, res, changed)
-		ours, err = ownership(e, wt, p.fork, p.staged.Tree, res)
+		ours, err = ownership(e, wt, p.branch, res)
 		return err
 	})
 	g.Go(func() error { sign = wt.SignsCommits(e.Ctx); return nil })
@@ -143,13 +141,9 @@ func (e *Env) refused(w *state.Workflow, result *GateResult, err error) error {
 	return err
 }
 
-// changedTests are the test files that differ between the fork point and the
-// tested tree.
-func changedTests(e *Env, wt *gitx.Repo, fork, tree string, patterns []string) (map[string]bool, error) {
-	raw, err := wt.ChangedBlobs(e.Ctx, fork, tree)
-	if err != nil {
-		return nil, err
-	}
+// changedTests are the test files among what the branch changed (present in
+// the tested tree).
+func changedTests(raw []gitx.RawEntry, patterns []string) map[string]bool {
 	paths := make([]string, 0, len(raw))
 	for _, r := range raw {
 		if !gitx.IsNullOID(r.NewOID) {
@@ -160,26 +154,31 @@ func changedTests(e *Env, wt *gitx.Repo, fork, tree string, patterns []string) (
 	for _, f := range testFiles(paths, patterns) {
 		out[f] = true
 	}
-	return out, nil
+	return out
 }
 
 // ownership says whether a failing test is this branch's: new on it, or its
-// definition changed since the fork point (DESIGN §5).
-func ownership(e *Env, wt *gitx.Repo, fork, tree string, res *runner.Result) (func(runner.Test) bool, error) {
-	seen := map[string]bool{}
-	var names []string
+// definition changed since the fork point (DESIGN §5). branch holds the blob
+// ids of every file the branch changed; a file it did not change has no test
+// of its own.
+func ownership(e *Env, wt *gitx.Repo, branch []gitx.RawEntry, res *runner.Result) (func(runner.Test) bool, error) {
+	byPath := map[string]gitx.RawEntry{}
+	for _, r := range branch {
+		byPath[r.Path] = r
+	}
+	var oids []string
 	for _, t := range res.With(runner.Failed) {
-		if t.File != "" && !seen[t.File] {
-			seen[t.File] = true
-			names = append(names, fork+":"+t.File, tree+":"+t.File)
+		if r, ok := byPath[t.File]; ok {
+			oids = append(oids, r.OldOID, r.NewOID)
 		}
 	}
-	blobs, err := wt.Blobs(e.Ctx, names)
+	blobs, err := wt.Blobs(e.Ctx, oids)
 	if err != nil {
 		return nil, err
 	}
 	return func(t runner.Test) bool {
-		return TestChanged(t.File, t.ID, blobs[fork+":"+t.File], blobs[tree+":"+t.File])
+		r, ok := byPath[t.File]
+		return ok && TestChanged(t.File, t.ID, blobs[r.OldOID], blobs[r.NewOID])
 	}, nil
 }
 

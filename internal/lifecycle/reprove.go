@@ -121,8 +121,20 @@ func fileFails(r *runner.Result, file string, mods Modules) bool {
 	return false
 }
 
-// frozenAtTip refuses a tip whose frozen surface is not the red commit's.
+// frozenAtTip refuses a tip whose frozen surface is not the red commit's, or
+// whose branch added a symlink the tests would follow out of it.
 func (e *Env) frozenAtTip(r surface.Rules, red *RedCommit, fork string) error {
+	branch, err := e.Repo.ChangedBlobs(e.Ctx, fork, red.TipTree)
+	if err != nil {
+		return err
+	}
+	links, err := linkEscapes(e.Ctx, e.Repo, r, branch, red.TipTree)
+	if err != nil {
+		return err
+	}
+	if err := linkError(links); err != nil {
+		return err
+	}
 	changes, err := sinceRed(e.Ctx, e.Repo, r, red, red.TipTree, fork)
 	if err != nil || len(changes) == 0 {
 		return err

@@ -55,7 +55,7 @@ func (r Rules) whole(p string) bool {
 
 // Change is one difference in the frozen surface.
 type Change struct {
-	Kind string // Added, Changed, Deleted or Ignored
+	Kind string // Added, Changed, Deleted, Ignored, or "" for a symlink (the note says what)
 	Path string
 	Note string // what part changed, when not the whole file
 }
@@ -69,6 +69,9 @@ const (
 )
 
 func (c Change) String() string {
+	if c.Kind == "" {
+		return fmt.Sprintf("%s (%s)", c.Path, c.Note)
+	}
 	if c.Note != "" {
 		return fmt.Sprintf("%s: %s (%s)", c.Kind, c.Path, c.Note)
 	}
