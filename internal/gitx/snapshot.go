@@ -122,8 +122,9 @@ func (r *Repo) Ignored(ctx context.Context) ([]string, error) {
 	return splitZ(out), nil
 }
 
-// Blobs reads objects by id or by "rev:path" with one `git cat-file --batch`;
-// what does not exist is left out of the map.
+// Blobs reads objects by id with one `git cat-file --batch` (by id only: the
+// batch protocol is line-based, and a path may hold a newline); what does not
+// exist is left out of the map.
 func (r *Repo) Blobs(ctx context.Context, names []string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	if len(names) == 0 {
