@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -51,6 +52,10 @@ func (r *Repo) Stage(ctx context.Context) (*Staged, error) {
 		s.Close()
 		return nil, err
 	}
+	if err := s.unflag(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if _, err := s.repo.output(ctx, "add", "-A", "--", "."); err != nil {
 		s.Close()
 		return nil, err
@@ -60,6 +65,53 @@ func (r *Repo) Stage(ctx context.Context) (*Staged, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// unflag clears, in the private index, the assume-unchanged and skip-worktree
+// bits of the files that are on disk: with them, git add does not look at the
+// file, and what is staged would not be what is there. A skip-worktree file
+// that is not on disk (outside a sparse checkout) keeps its bit.
+func (s *Staged) unflag(ctx context.Context) error {
+	out, err := s.repo.output(ctx, "ls-files", "-v", "-z")
+	if err != nil {
+		return err
+	}
+	assumed, skipped := FlaggedEntries(out)
+	skipped = slices.DeleteFunc(skipped, func(p string) bool {
+		_, err := os.Lstat(filepath.Join(s.repo.Top, filepath.FromSlash(p)))
+		return err != nil
+	})
+	for flag, paths := range map[string][]string{"--no-assume-unchanged": assumed, "--no-skip-worktree": skipped} {
+		if len(paths) == 0 {
+			continue
+		}
+		// one flag a call: update-index applies only one of them
+		if _, err := s.repo.outputIn(ctx, []byte(strings.Join(paths, "\x00")+"\x00"), "update-index", flag, "-z", "--stdin"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FlaggedEntries reads `git ls-files -v -z`: the paths marked assume-unchanged
+// (a lower-case tag) and skip-worktree (tag S).
+func FlaggedEntries(b []byte) (assumed, skipped []string) {
+	for _, rec := range splitZ(b) {
+		if len(rec) < 3 || rec[1] != ' ' {
+			continue
+		}
+		tag, p := rec[0], rec[2:]
+		switch {
+		case tag == 'S' || tag == 's':
+			skipped = append(skipped, p)
+			if tag == 's' {
+				assumed = append(assumed, p)
+			}
+		case tag >= 'a' && tag <= 'z':
+			assumed = append(assumed, p)
+		}
+	}
+	return assumed, skipped
 }
 
 // Changed reports whether the working tree differs from what was staged: a
@@ -206,18 +258,50 @@ func (r *Repo) installIndex(ctx context.Context, s *Staged) error {
 	return nil
 }
 
-// AddDetachedWorktree checks commit out into a new working tree at path, with
-// HEAD detached and no hook run.
+// wholeCheckout is a checkout of every file: the repository's sparse-checkout
+// settings (shared by every worktree, and anyone's to write) do not apply.
+var wholeCheckout = slices.Concat(noHooks, []string{"-c", "core.sparseCheckout=false", "-c", "core.sparseCheckoutCone=false", "-c", "index.sparse=false"})
+
+// AddDetachedWorktree makes a new working tree at path with HEAD detached at
+// commit and nothing checked out yet (CheckoutTree fills it), without hooks.
 func (r *Repo) AddDetachedWorktree(ctx context.Context, path, commit string) error {
-	_, err := r.output(ctx, append(noHooks, "worktree", "add", "--quiet", "--detach", path, commit)...)
+	_, err := r.output(ctx, slices.Concat(wholeCheckout, []string{"worktree", "add", "--quiet", "--no-checkout", "--detach", path, commit})...)
 	return err
 }
 
-// CheckoutTree makes the working tree and index hold exactly tree, HEAD
-// unmoved: files that tree lacks are removed, untracked ones are kept.
+// CheckoutTree makes the working tree and index hold exactly tree, every file
+// of it, HEAD unmoved: files that tree lacks are removed, untracked ones kept.
 func (r *Repo) CheckoutTree(ctx context.Context, tree string) error {
-	_, err := r.output(ctx, append(noHooks, "read-tree", "-u", "--reset", tree)...)
+	_, err := r.output(ctx, slices.Concat(wholeCheckout, []string{"read-tree", "-u", "--reset", tree})...)
 	return err
+}
+
+// OverlayTree writes the tree of base with entries applied: each path gets the
+// entry's new blob and mode, or is removed where it has none.
+func (r *Repo) OverlayTree(ctx context.Context, base string, entries []RawEntry) (string, error) {
+	f, err := os.CreateTemp("", "git-tdd-index-*")
+	if err != nil {
+		return "", err
+	}
+	f.Close()
+	os.Remove(f.Name()) // read-tree creates it
+	defer os.Remove(f.Name())
+	tmp := r.WithEnv("GIT_INDEX_FILE=" + f.Name())
+	if _, err := tmp.output(ctx, "read-tree", base); err != nil {
+		return "", err
+	}
+	var info bytes.Buffer
+	for _, e := range entries {
+		if IsNullOID(e.NewOID) {
+			fmt.Fprintf(&info, "0 %s\t%s\x00", strings.Repeat("0", len(e.NewOID)), e.Path)
+		} else {
+			fmt.Fprintf(&info, "%o %s\t%s\x00", e.NewMode, e.NewOID, e.Path)
+		}
+	}
+	if _, err := tmp.outputIn(ctx, info.Bytes(), "update-index", "-z", "--index-info"); err != nil {
+		return "", err
+	}
+	return tmp.WriteTree(ctx)
 }
 
 // TreeEntry is one entry of a tree.

@@ -237,9 +237,10 @@ func (r *Repo) MergeTree(ctx context.Context, ours, theirs string) (tree string,
 }
 
 // MergeFastForward moves the checked-out branch to commit, updating its files;
-// git refuses when that would overwrite a local change.
+// git refuses when that would overwrite a local change, or an ignored file
+// (a .env the branch happens to track).
 func (r *Repo) MergeFastForward(ctx context.Context, commit string) error {
-	_, err := r.output(ctx, "merge", "--ff-only", "-q", commit)
+	_, err := r.output(ctx, "merge", "--ff-only", "--no-overwrite-ignore", "-q", commit)
 	return err
 }
 
@@ -253,7 +254,9 @@ func (r *Repo) Count(ctx context.Context, rangeSpec string) (int, error) {
 }
 
 // Snapshot writes a commit holding the working tree as it is, untracked files
-// included, on top of HEAD: the real index and the files are left as they were.
+// included and the index's skip-worktree and assume-unchanged bits ignored, on
+// top of HEAD, and returns it; HEAD itself when nothing differs. The real index
+// and the files are left as they were.
 func (r *Repo) Snapshot(ctx context.Context, message string) (string, error) {
 	head, ok, err := r.Head(ctx)
 	if err != nil || !ok {
@@ -262,6 +265,9 @@ func (r *Repo) Snapshot(ctx context.Context, message string) (string, error) {
 	tree, err := r.WorktreeTree(ctx)
 	if err != nil {
 		return "", err
+	}
+	if headTree, err := r.TreeOf(ctx, head); err == nil && headTree == tree {
+		return head, nil
 	}
 	return r.CommitTree(ctx, tree, []string{head}, message)
 }

@@ -131,15 +131,9 @@ func (e *Env) backup(w *state.Workflow) (string, error) {
 	}
 	snapshot := tip
 	if _, err := os.Stat(w.Worktree); err == nil {
-		wt := e.Repo.At(w.Worktree)
-		dirty, err := wt.Dirty(e.Ctx, true)
-		if err != nil {
+		// not git status: it hides edits to skip-worktree files
+		if snapshot, err = e.Repo.At(w.Worktree).Snapshot(e.Ctx, fmt.Sprintf("git tdd abort: uncommitted work of #%s\n", w.Issue)); err != nil {
 			return "", err
-		}
-		if len(dirty) > 0 {
-			if snapshot, err = wt.Snapshot(e.Ctx, fmt.Sprintf("git tdd abort: uncommitted work of #%s\n", w.Issue)); err != nil {
-				return "", err
-			}
 		}
 	}
 	if snapshot == w.BaseCommit {

@@ -28,14 +28,11 @@ var hollowStatement = regexp.MustCompile(`^(?:pass|\.\.\.` +
 	`|raise\s+(?:NotImplementedError|AssertionError|Exception|pytest\.fail\.Exception)(?:\(.*\))?)$`)
 
 func hollowPython(id, src string) bool {
-	parts := strings.Split(id, "::")
+	parts := strings.Split(withoutParams(id), "::")
 	if len(parts) < 2 {
 		return false
 	}
 	name := parts[len(parts)-1]
-	if i := strings.IndexByte(name, '['); i >= 0 {
-		name = name[:i]
-	}
 	stmts, err := pysource.Statements(strings.Split(src, "\n"))
 	if err != nil {
 		return false
@@ -57,6 +54,20 @@ func hollowPython(id, src string) bool {
 		}
 	}
 	return true
+}
+
+// withoutParams drops a parametrized test's "[...]" from its id, which may
+// itself hold "::" (pytest.param(id="a::b")).
+func withoutParams(id string) string {
+	if !strings.HasSuffix(id, "]") {
+		return id
+	}
+	if i := strings.Index(id, "::"); i >= 0 {
+		if j := strings.IndexByte(id[i:], '['); j >= 0 {
+			return id[:i+j]
+		}
+	}
+	return id
 }
 
 // findDef is the index of the definition (kind "def" or "class") of name

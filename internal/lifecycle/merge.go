@@ -52,7 +52,7 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 	fmt.Fprintf(tty.Writer(), "proved: %s\n", plan.proved)
 	pr := &review.Printer{W: tty.Writer(), P: tty.Palette, Width: tty.Width()}
 	fmt.Fprintf(tty.Writer(), "\nMerging #%s (%s) into %s:\n", w.Issue, w.Branch, w.Base)
-	if err := review.Show(e.Ctx, e.Repo, plan.target, rep, pr); err != nil {
+	if err := review.ShowAll(e.Ctx, e.Repo, plan.target, rep, pr, rules(plan.cfg).Frozen); err != nil {
 		return err
 	}
 	fmt.Fprintln(tty.Writer())
@@ -132,7 +132,7 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 		return nil, exitcode.New(exitcode.Refused, "%s has no red commit (%s: red) since it left %s; nothing was merged", w.Branch, PhaseTrailer, w.Base).
 			WithHint("prove the tests with git tdd red and git tdd green")
 	}
-	if err := e.frozenAtTip(rules(cfg), red, fork); err != nil {
+	if err := e.frozenAtTip(cfg, red, fork); err != nil {
 		return nil, err
 	}
 	checkout, err := e.baseCheckout(w.Base)
@@ -148,7 +148,7 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 			WithDetail(indent(conflicts)...).
 			WithHint("in the worktree, merge %s into %s and resolve, then git tdd green", w.Base, w.Branch)
 	}
-	proved, err := e.reprove(cfg, red, tree, labelOf(w.Issue))
+	proved, err := e.reprove(cfg, red, fork, tree, labelOf(w.Issue))
 	if err != nil {
 		return nil, addHint(err, "nothing was merged")
 	}

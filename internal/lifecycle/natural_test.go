@@ -61,6 +61,7 @@ func TestTestChanged(t *testing.T) {
 		{"a decorator added", "t.py::test_old", "import pytest\n\n@pytest.mark.parametrize('x', [1])\ndef test_old(x):\n    assert 1 == 2\n", true},
 		{"a new test", "t.py::test_new", string(base) + "\n\ndef test_new():\n    assert calc.mul(2, 3) == 6\n", true},
 		{"a parametrized id of an unchanged test", "t.py::test_old[1-2]", string(base), false},
+		{"a parametrized id with :: in it", "t.py::test_new[a::b]", string(base) + "\n\ndef test_new(x):\n    assert x\n", true},
 		{"a method changed", "t.py::TestK::test_m", "class TestK:\n    def test_m(self):\n        assert calc.sub(3, 1) == 2\n", true},
 		{"the same method in another class", "t.py::TestJ::test_m", string(base) + "\n\nclass TestJ:\n    def test_m(self):\n        pass\n", true},
 		{"an inherited test of an unchanged class", "t.py::TestInherits::test_base", string(base), false},

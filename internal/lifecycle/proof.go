@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/config"
@@ -60,9 +61,69 @@ func (e *Env) forkPoint(w *state.Workflow, tip string) (string, error) {
 	return "", exitcode.New(exitcode.Usage, "cannot tell where %s left %s: the base branch is gone and the recorded base commit is not in its history", w.Branch, w.Base)
 }
 
-// rules are the frozen surface's rules of a configuration.
+// rules are the frozen surface's rules of a configuration: besides the test
+// paths and [test] freeze, what the test command itself reads in the
+// repository (a script it names, a Makefile, the whole tox.ini, noxfile.py).
 func rules(cfg *config.Config) surface.Rules {
-	return surface.New(cfg.Test.TestPaths, cfg.Test.Freeze)
+	return surface.New(cfg.Test.TestPaths, append(append([]string{}, cfg.Test.Freeze...), commandFiles(cfg.Test.Command)...))
+}
+
+// commandFiles are the paths in the repository a command reads: the relative
+// paths among its arguments, and the files its program reads by name.
+func commandFiles(argv []string) []string {
+	implicit := map[string][]string{
+		"make": {"Makefile", "makefile", "GNUmakefile"}, "gmake": {"Makefile", "makefile", "GNUmakefile"},
+		"tox": {"tox.ini"}, "nox": {"noxfile.py"},
+	}
+	var out []string
+	for i, a := range argv {
+		if i == 0 {
+			out = append(out, implicit[path.Base(a)]...)
+		}
+		if a == "" || strings.HasPrefix(a, "-") || path.IsAbs(a) || strings.Contains(a, "://") {
+			continue
+		}
+		if p := path.Clean(a); p != "." && !strings.HasPrefix(p, "../") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// importRoots are the directories of the repository Python imports from in
+// a sealed run: its top level, src, and the [test] env PYTHONPATH entries.
+func importRoots(cfg *config.Config) []string {
+	roots := []string{"", "src"}
+	for _, p := range filepath.SplitList(cfg.Test.Env["PYTHONPATH"]) {
+		if p = path.Clean(filepath.ToSlash(p)); p != "." && !path.IsAbs(p) && !strings.HasPrefix(p, "../") {
+			roots = append(roots, p)
+		}
+	}
+	return roots
+}
+
+// branchHazards refuses what a branch adds or changes (entries, on the way to
+// tree) that would let code run under the tests that no freeze or reviewer
+// covers: symlinks out of the frozen surface, compiled code, import hooks, a
+// module standing in for the test runner, a nested repository.
+func branchHazards(ctx context.Context, repo *gitx.Repo, r surface.Rules, cfg *config.Config, entries []gitx.RawEntry, tree string) error {
+	found, err := linkEscapes(ctx, repo, r, entries, tree)
+	if err != nil {
+		return err
+	}
+	var files []surface.Hazard
+	for _, e := range entries {
+		if !gitx.IsNullOID(e.NewOID) {
+			files = append(files, surface.Hazard{Path: e.Path, Mode: e.NewMode})
+		}
+	}
+	found = append(found, surface.Hazards(files, importRoots(cfg))...)
+	if len(found) == 0 {
+		return nil
+	}
+	surface.Sort(found)
+	return surfaceError("the branch adds what would run under the tests without anyone reading it; nothing was recorded", found).
+		WithHint("commit source, not links, compiled files or package metadata; remove what the test runner would pick up by itself")
 }
 
 // frozenDiff lists how the frozen surface of tree b differs from tree a's.
@@ -184,11 +245,7 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 		p.close()
 		return nil, err
 	}
-	links, err := linkEscapes(e.Ctx, wt, p.rules, p.branch, p.staged.Tree)
-	if err == nil {
-		err = linkError(links)
-	}
-	if err != nil {
+	if err := branchHazards(e.Ctx, wt, p.rules, p.cfg, p.branch, p.staged.Tree); err != nil {
 		p.close()
 		return nil, err
 	}
@@ -315,13 +372,4 @@ func linkEscapes(ctx context.Context, repo *gitx.Repo, r surface.Rules, entries 
 	}
 	surface.Sort(out)
 	return out, nil
-}
-
-// linkError refuses links the runner would follow out of the frozen surface.
-func linkError(links []surface.Change) error {
-	if len(links) == 0 {
-		return nil
-	}
-	return surfaceError("the tests would read through symlinks what no freeze covers; nothing was recorded", links).
-		WithHint("commit the file itself instead of a link to it")
 }

@@ -166,10 +166,15 @@ func RouteGreen(in GreenInput) Verdict {
 	}
 	k := in.Attempts + 1
 	v.Attempt = true
-	v.Message += fmt.Sprintf(" (attempt %d of %d)", k, in.MaxRetries)
-	if k >= in.MaxRetries {
+	switch {
+	case k < in.MaxRetries:
+		v.Message += fmt.Sprintf(" (attempt %d of %d)", k, in.MaxRetries)
+	case k == in.MaxRetries:
 		v.Code = exitcode.Escalate
-		v.Message += "; that was the last: a human should look"
+		v.Message += fmt.Sprintf(" (attempt %d of %d); that was the last: a human should look", k, in.MaxRetries)
+	default:
+		v.Code = exitcode.Escalate
+		v.Message += fmt.Sprintf(" (attempt %d, past the limit of %d): a human should look", k, in.MaxRetries)
 	}
 	return v
 }

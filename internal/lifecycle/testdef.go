@@ -37,14 +37,11 @@ func definition(file, id string, src []byte) string {
 }
 
 func pyDefinition(id, src string) string {
-	parts := strings.Split(id, "::")
+	parts := strings.Split(withoutParams(id), "::")
 	if len(parts) < 2 {
 		return ""
 	}
 	name := parts[len(parts)-1]
-	if i := strings.IndexByte(name, '['); i >= 0 {
-		name = name[:i]
-	}
 	stmts, err := pysource.Statements(strings.Split(src, "\n"))
 	if err != nil {
 		return ""

@@ -35,7 +35,10 @@ type VerifyReport struct {
 // that red's, and the merge commit's tree passes. The configuration is the one
 // committed at the range's base, which the range cannot change; without a base,
 // each merge's first parent.
-func (e *Env) Verify(rangeSpec string, asJSON bool) error {
+//
+// With all, every commit of the chain must be such a merge: nothing reaches
+// the branch without a proved cycle.
+func (e *Env) Verify(rangeSpec string, all, asJSON bool) error {
 	spec := rangeSpec
 	if spec == "" {
 		spec = "@{upstream}..HEAD"
@@ -58,13 +61,18 @@ func (e *Env) Verify(rangeSpec string, asJSON bool) error {
 	rep := VerifyReport{Range: spec, Merges: []MergeCheck{}, Failed: []string{}}
 	for i := len(commits) - 1; i >= 0; i-- {
 		c := commits[i]
-		if len(c.Trailers[MergeTrailer]) == 0 {
+		var m MergeCheck
+		switch {
+		case len(c.Trailers[MergeTrailer]) > 0:
+			m = e.verifyMerge(c, cfgAt)
+		case all:
+			m = MergeCheck{Commit: c.ID, Subject: c.Subject, Problem: "not a git tdd merge", ExitCode: exitcode.Refused}
+		default:
 			continue
 		}
-		m := e.verifyMerge(c, cfgAt)
 		rep.Merges = append(rep.Merges, m)
 		if !m.OK {
-			rep.Failed = append(rep.Failed, "#"+m.Issue)
+			rep.Failed = append(rep.Failed, m.name())
 		}
 		if !asJSON {
 			printCheck(e, m)
@@ -89,11 +97,28 @@ func (e *Env) Verify(rangeSpec string, asJSON bool) error {
 	return nil
 }
 
+// name is how a check is named in the summary: its issue, or its commit.
+func (m MergeCheck) name() string {
+	if m.Issue != "" {
+		return "#" + m.Issue
+	}
+	return short(m.Commit)
+}
+
 // rangeBase is the commit whose configuration governs a range: its lower
-// bound ("A" of A..B), or "" when it has none.
+// bound ("A" of A..B), or "" when it has none. Both ends must be commits.
 func (e *Env) rangeBase(spec string) (string, error) {
-	left, _, ok := strings.Cut(spec, "..")
-	if !ok || left == "" {
+	left, right, ok := strings.Cut(spec, "..")
+	if !ok {
+		right = spec
+	}
+	right = strings.TrimPrefix(right, ".")
+	if right != "" {
+		if _, err := e.Repo.ResolveCommit(e.Ctx, right); err != nil {
+			return "", exitcode.With(exitcode.Usage, err)
+		}
+	}
+	if left == "" {
 		return "", nil
 	}
 	base, err := e.Repo.ResolveCommit(e.Ctx, left)
@@ -115,6 +140,15 @@ func (e *Env) verifyMerge(c gitx.TrailedCommit, cfgAt string) MergeCheck {
 	if len(c.Parents) != 2 {
 		return fail(exitcode.New(exitcode.Refused, "it is not a merge of two commits"))
 	}
+	// git tdd merge writes exactly the merge of the two: a tree edited on the
+	// way in is not what was proved
+	merged, conflicts, err := e.Repo.MergeTree(e.Ctx, c.Parents[0], c.Parents[1])
+	switch {
+	case err != nil:
+		return fail(err)
+	case len(conflicts) > 0 || merged != c.Tree:
+		return fail(exitcode.New(exitcode.Refused, "its tree is not the merge of its parents: it was changed on the way in"))
+	}
 	fork, err := e.Repo.MergeBase(e.Ctx, c.Parents[0], c.Parents[1])
 	if err != nil {
 		return fail(err)
@@ -133,10 +167,10 @@ func (e *Env) verifyMerge(c gitx.TrailedCommit, cfgAt string) MergeCheck {
 	if red == nil {
 		return fail(exitcode.New(exitcode.Refused, "the merged branch has no red commit (%s: red)", PhaseTrailer))
 	}
-	if err := e.frozenAtTip(rules(cfg), red, fork); err != nil {
+	if err := e.frozenAtTip(cfg, red, fork); err != nil {
 		return fail(err)
 	}
-	proved, err := e.reprove(cfg, red, c.Tree, "verify-"+labelOf(m.Issue))
+	proved, err := e.reprove(cfg, red, fork, c.Tree, "verify-"+labelOf(m.Issue))
 	if err != nil {
 		var ee *exitcode.Error
 		if !errors.As(err, &ee) {
@@ -149,11 +183,15 @@ func (e *Env) verifyMerge(c gitx.TrailedCommit, cfgAt string) MergeCheck {
 }
 
 func printCheck(e *Env, m MergeCheck) {
+	what := "Merge #" + m.Issue
+	if m.Issue == "" {
+		what = term.Line(m.Subject, 60)
+	}
 	if m.OK {
-		fmt.Fprintf(e.Out, "%s Merge #%s: proved: %s\n", short(m.Commit), m.Issue, m.Proved)
+		fmt.Fprintf(e.Out, "%s %s: proved: %s\n", short(m.Commit), what, m.Proved)
 		return
 	}
-	fmt.Fprintf(e.Out, "%s Merge #%s: NOT PROVED: %s\n", short(m.Commit), m.Issue, m.Problem)
+	fmt.Fprintf(e.Out, "%s %s: NOT PROVED: %s\n", short(m.Commit), what, m.Problem)
 	for _, d := range m.Details {
 		fmt.Fprintf(e.Out, "  %s\n", strings.TrimSpace(d))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -50,6 +51,56 @@ func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, 
 		pr.diffLine(l)
 		return nil
 	}})
+}
+
+// ShowAll prints the review with the diff of every file: the flagged ones
+// first, each under its warning, then the files first picks (the tests), then
+// the rest, each under a line that names it. A merge is approved on all of it.
+func ShowAll(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, pr *Printer, first func(path string) bool) error {
+	pr.Summary(rep)
+	reports := map[string]analysis.FileReport{}
+	for _, f := range rep.Files {
+		reports[f.Path] = f
+	}
+	flagged := func(p string) bool { return reports[p].RequiresReview }
+	passes := []func(string) bool{
+		flagged,
+		func(p string) bool { return !flagged(p) && first(p) },
+		func(p string) bool { return !flagged(p) && !first(p) },
+	}
+	for _, in := range passes {
+		if !slices.ContainsFunc(rep.Files, func(f analysis.FileReport) bool { return in(f.Path) }) {
+			continue
+		}
+		var current *gitx.Section
+		err := repo.StreamPatch(ctx, t.Base, t.Tree, gitx.Visitor{Line: func(s *gitx.Section, l gitx.Line) error {
+			if !in(s.Name()) {
+				return nil
+			}
+			if s != current {
+				if current == nil || current.Name() != s.Name() {
+					fmt.Fprintln(pr.W)
+					if f := reports[s.Name()]; f.RequiresReview {
+						pr.Warning(f)
+					} else {
+						pr.fileLine(f)
+					}
+				}
+				current = s
+			}
+			pr.diffLine(l)
+			return nil
+		}})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fileLine names a file that needs no special review, above its diff.
+func (pr *Printer) fileLine(f analysis.FileReport) {
+	fmt.Fprintln(pr.W, pr.P.Bold(fmt.Sprintf("── %s (%s)", displayName(f), f.Status)))
 }
 
 // Summary prints the stat and, when files are flagged, the banner.

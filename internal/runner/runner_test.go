@@ -307,7 +307,7 @@ func TestSeal(t *testing.T) {
 		"GIT_TDD_AUTO=1", "LANG=C.UTF-8", "PY_IGNORE_IMPORTMISMATCH=1", "junk"}
 	got := Seal(environ, map[string]string{"PYTHONPATH": "src", "DATABASE_URL": "sqlite://"})
 	want := []string{"DATABASE_URL=sqlite://", "GIT_TDD_AUTO=1", "GOFLAGS=-count=1", "HOME=/home/u", "LANG=C.UTF-8",
-		"PATH=/usr/bin", "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8", "PYTHONPATH=src"}
+		"PATH=/usr/bin", "PYTHONDONTWRITEBYTECODE=1", "PYTHONIOENCODING=utf-8", "PYTHONNOUSERSITE=1", "PYTHONPATH=src"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Seal:\n got %q\nwant %q", got, want)
 	}

@@ -34,9 +34,11 @@ var Removed = []string{
 var kept = map[string]bool{"PYTHONIOENCODING": true, "PYTHONUTF8": true, "PYTHONUNBUFFERED": true}
 
 // sealedSet is what every sealed run sets: no bytecode or cache written into
-// the worktree (a red commit would pick it up), and go test really runs the
-// tests instead of replaying a cached result.
-var sealedSet = []string{"PYTHONDONTWRITEBYTECODE=1", "GOFLAGS=-count=1"}
+// the worktree (a red commit would pick it up); no user site-packages, whose
+// .pth files run at start-up and which HOME, a variable every run needs, would
+// let anyone point elsewhere ([test] env PYTHONNOUSERSITE = "" brings it
+// back); and go test really runs the tests instead of replaying a cached result.
+var sealedSet = []string{"PYTHONDONTWRITEBYTECODE=1", "PYTHONNOUSERSITE=1", "GOFLAGS=-count=1"}
 
 // IsRemoved reports whether a sealed run drops the variable name.
 func IsRemoved(name string) bool {

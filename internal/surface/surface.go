@@ -230,3 +230,61 @@ func (r Rules) IgnoredLoaded(root string, ignored []string) []Change {
 func cache(p string) bool {
 	return strings.Contains("/"+p, "/__pycache__/") || strings.Contains("/"+p, "/.pytest_cache/") || strings.HasSuffix(p, ".pyc")
 }
+
+// Hazard is a file the branch adds or changes that lets code run under the
+// tests that no reviewer reads as source: compiled code, an import hook, a
+// package that stands in for the test runner itself, a nested repository.
+type Hazard struct {
+	Path string
+	Mode uint32 // its mode in the tree: 0o160000 for a nested repository
+}
+
+// runnerPackages are what pytest is made of: a module of these names in an
+// import root would run instead of pytest, its plugin manager or its support.
+var runnerPackages = map[string]bool{"pytest": true, "_pytest": true, "pluggy": true, "py": true, "iniconfig": true}
+
+// Hazards lists why each path would let unreviewed code run: the note of a
+// Change with no kind. roots are the import roots inside the repository ("" is
+// its top level, then src and the [test] env PYTHONPATH entries).
+func Hazards(files []Hazard, roots []string) []Change {
+	var out []Change
+	for _, f := range files {
+		if why := hazard(f, roots); why != "" {
+			out = append(out, Change{Path: f.Path, Note: why})
+		}
+	}
+	Sort(out)
+	return out
+}
+
+func hazard(f Hazard, roots []string) string {
+	p := f.Path
+	base := path.Base(p)
+	ext := path.Ext(base)
+	switch {
+	case f.Mode == 0o160000:
+		return "a nested repository: its files are in no commit of this one"
+	case strings.Contains("/"+p+"/", "/__pycache__/") || ext == ".pyc" || ext == ".pyo":
+		return "compiled Python, which runs instead of the source a reviewer reads"
+	case ext == ".so" || ext == ".pyd" || ext == ".dylib":
+		return "a native library, which no reviewer can read"
+	case ext == ".pth" || base == "sitecustomize.py" || base == "usercustomize.py":
+		return "an import hook, run when Python starts"
+	case strings.Contains("/"+p, ".dist-info/") || strings.Contains("/"+p, ".egg-info/") || ext == ".egg-link":
+		return "package metadata, whose entry points pytest loads as plugins"
+	}
+	for _, r := range roots {
+		rel := p
+		if r != "" {
+			var ok bool
+			if rel, ok = strings.CutPrefix(p, r+"/"); !ok {
+				continue
+			}
+		}
+		top, _, _ := strings.Cut(rel, "/")
+		if runnerPackages[strings.TrimSuffix(top, ".py")] {
+			return "a module named like the test runner's own " + strings.TrimSuffix(top, ".py") + ", which would run in its place"
+		}
+	}
+	return ""
+}

@@ -121,3 +121,33 @@ func TestIgnoredLoaded(t *testing.T) {
 		t.Errorf("IgnoredLoaded:\n got %q\nwant %q", got, want)
 	}
 }
+
+func TestHazards(t *testing.T) {
+	files := []Hazard{
+		{Path: "calc/__pycache__/__init__.cpython-311.pyc"},
+		{Path: "calc.pyc"},
+		{Path: "lib/_speedups.so"},
+		{Path: "src/x.dist-info/entry_points.txt"},
+		{Path: "src/x.egg-info/PKG-INFO"},
+		{Path: "src/sitecustomize.py"},
+		{Path: "hook.pth"},
+		{Path: "pytest/__main__.py"},
+		{Path: "src/_pytest/junitxml.py"},
+		{Path: "lib/pluggy.py"},
+		{Path: "vendor", Mode: 0o160000},
+		{Path: "calc/__init__.py"},
+		{Path: "tests/test_pytest.py"},
+		{Path: "docs/pytest/intro.md"},
+		{Path: "calc/py.typed"},
+	}
+	var got []string
+	for _, c := range Hazards(files, []string{"", "src", "lib"}) {
+		got = append(got, c.Path)
+	}
+	want := []string{"calc.pyc", "calc/__pycache__/__init__.cpython-311.pyc", "hook.pth", "lib/_speedups.so", "lib/pluggy.py",
+		"pytest/__main__.py", "src/_pytest/junitxml.py", "src/sitecustomize.py", "src/x.dist-info/entry_points.txt",
+		"src/x.egg-info/PKG-INFO", "vendor"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Hazards:\n got %q\nwant %q", got, want)
+	}
+}
