@@ -45,11 +45,17 @@ type files interface {
 	Close() error
 }
 
-var openTree = func(dir string) (files, error) { return fsafe.OpenTree(dir) }
+var openTree = func(dir string, gitDirs ...string) (files, error) { return fsafe.OpenTree(dir, gitDirs...) }
+
+// open opens the working tree, with nothing in git's directories reachable.
+func (e *Env) open() (files, error) {
+	t, err := openTree(e.Repo.Top, e.Repo.GitDir, e.Repo.CommonDir)
+	return t, exitcode.Wrap(exitcode.Usage, err)
+}
 
 // tree opens the working tree and resolves p through the path gate.
 func (e *Env) tree(p string) (files, string, error) {
-	t, err := openTree(e.Repo.Top)
+	t, err := e.open()
 	if err != nil {
 		return nil, "", err
 	}

@@ -287,8 +287,8 @@ func (f failingTree) Write(rel string, data []byte) error {
 
 func failWritesOf(t *testing.T, rel string) {
 	saved := openTree
-	openTree = func(dir string) (files, error) {
-		tr, err := saved(dir)
+	openTree = func(dir string, gitDirs ...string) (files, error) {
+		tr, err := saved(dir, gitDirs...)
 		return failingTree{tr, rel}, err
 	}
 	t.Cleanup(func() { openTree = saved })
@@ -500,8 +500,8 @@ func TestWriteRefusesAFileThatChanged(t *testing.T) {
 	f := newFixture(t)
 	f.write("m.py", "old\n")
 	saved, reads := openTree, 0
-	openTree = func(dir string) (files, error) {
-		tr, err := saved(dir)
+	openTree = func(dir string, gitDirs ...string) (files, error) {
+		tr, err := saved(dir, gitDirs...)
 		return changingTree{tr, dir, &reads}, err
 	}
 	t.Cleanup(func() { openTree = saved })

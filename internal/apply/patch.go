@@ -72,7 +72,7 @@ func (e *Env) Patch(o PatchOptions) error {
 		e.audit(state.AuditEntry{Path: state.CleanPath(o.Path), Strategy: "patch", Outcome: "refused", Detail: err.Error()})
 		return e.patchFailed(o, rep, e.parseFailure(rep, err))
 	}
-	tree, err := openTree(e.Repo.Top)
+	tree, err := e.open()
 	if err != nil {
 		return err
 	}

@@ -96,10 +96,11 @@ var secretContent = []struct {
 
 // Check reads paths (relative to cwd, or absolute) through the path gate and
 // returns the bundle with every problem found, in the order of paths; nothing
-// outside root is read. Files are read, checked and counted in parallel.
-func Check(root, cwd string, paths []string, lim Limits, count Counter) *Result {
+// outside root, or inside gitDirs, is read. Files are read, checked and counted
+// in parallel.
+func Check(root, cwd string, paths []string, lim Limits, count Counter, gitDirs ...string) *Result {
 	res := &Result{Files: []File{}, Problems: []Problem{}}
-	tree, err := fsafe.OpenTree(root)
+	tree, err := fsafe.OpenTree(root, gitDirs...)
 	if err != nil {
 		res.Problems = append(res.Problems, Problem{"", err.Error()})
 		return res

@@ -28,11 +28,12 @@ func Resolve(root, cwd, p string) (abs, rel string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	return resolve(root, realRoot, cwd, p)
+	return resolve(root, realRoot, cwd, p, nil)
 }
 
-// resolve is Resolve with the root's real path already known.
-func resolve(root, realRoot, cwd, p string) (abs, rel string, err error) {
+// resolve is Resolve with the root's real path already known; a path inside
+// one of the forbidden directories (real paths: git's own) is refused too.
+func resolve(root, realRoot, cwd, p string, forbidden []string) (abs, rel string, err error) {
 	if p == "" {
 		return "", "", &PathError{p, "empty path"}
 	}
@@ -56,6 +57,9 @@ func resolve(root, realRoot, cwd, p string) (abs, rel string, err error) {
 	if !within(realRoot, real) {
 		return "", "", &PathError{p, "leads outside the repository through a symlink"}
 	}
+	if dir, ok := inside(forbidden, real); ok {
+		return "", "", &PathError{p, "is inside git's own directory " + dir}
+	}
 	rel, err = filepath.Rel(realRoot, real)
 	if err != nil || rel == "." {
 		return "", "", &PathError{p, "is the repository itself, not a file in it"}
@@ -73,6 +77,16 @@ func hfsIgnored(r rune) rune {
 		return -1
 	}
 	return r
+}
+
+// inside reports which of dirs p is in, if any.
+func inside(dirs []string, p string) (string, bool) {
+	for _, d := range dirs {
+		if within(d, p) {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 // within reports whether p is root or below it.

@@ -19,22 +19,39 @@ import (
 // the file is then read or written through that handle, and a final component
 // that has become a symlink is refused.
 type Tree struct {
-	Dir  string // as given
-	real string // its real path
-	root *os.Root
+	Dir       string // as given
+	real      string // its real path
+	root      *os.Root
+	forbidden []string // real paths of git's directories: nothing in them is touched
 }
 
-// OpenTree opens dir.
-func OpenTree(dir string) (*Tree, error) {
+// OpenTree opens dir. gitDirs are the repository's git directories (its own
+// and the common one): whatever their names, and wherever they are, nothing in
+// them is read or written.
+func OpenTree(dir string, gitDirs ...string) (*Tree, error) {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
 		return nil, err
+	}
+	var forbidden []string
+	for _, d := range gitDirs {
+		if d == "" {
+			continue
+		}
+		rd, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			return nil, err
+		}
+		if within(rd, real) {
+			return nil, &PathError{dir, "the working tree is inside git's own directory " + rd}
+		}
+		forbidden = append(forbidden, rd)
 	}
 	root, err := os.OpenRoot(real)
 	if err != nil {
 		return nil, err
 	}
-	return &Tree{Dir: dir, real: real, root: root}, nil
+	return &Tree{Dir: dir, real: real, root: root, forbidden: forbidden}, nil
 }
 
 // Close releases the tree.
@@ -43,7 +60,7 @@ func (t *Tree) Close() error { return t.root.Close() }
 // Resolve checks p (relative to cwd, or absolute) with the path gate and returns
 // it relative to the tree.
 func (t *Tree) Resolve(cwd, p string) (string, error) {
-	_, rel, err := resolve(t.Dir, t.real, cwd, p)
+	_, rel, err := resolve(t.Dir, t.real, cwd, p, t.forbidden)
 	return rel, err
 }
 
@@ -97,6 +114,9 @@ func (t *Tree) check(r *os.Root, dir string) error {
 	}
 	if name, bad := gitLookAlike(rel); bad {
 		return &PathError{dir, "leads into " + name + " through a symlink"}
+	}
+	if d, bad := inside(t.forbidden, real); bad {
+		return &PathError{dir, "leads into git's own directory " + d}
 	}
 	return nil
 }

@@ -60,6 +60,27 @@ var gitPath = sync.OnceValues(func() (string, error) { return exec.LookPath("git
 
 // Open finds the repository that dir is in.
 func Open(ctx context.Context, dir string) (*Repo, error) {
+	return open(ctx, dir, absoluteEnv(os.Environ()))
+}
+
+// Located are the variables that tell git where the repository is, instead of
+// finding it from the current directory.
+var Located = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE"}
+
+// OpenDiscovered finds the repository that dir is in as git's own discovery
+// does, whatever the Located variables say.
+func OpenDiscovered(ctx context.Context, dir string) (*Repo, error) {
+	env := absoluteEnv(os.Environ())
+	return open(ctx, dir, slices.DeleteFunc(env, func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(Located, k)
+	}))
+}
+
+// IndexPath is the index file of this working tree.
+func (r *Repo) IndexPath(ctx context.Context) (string, error) { return r.indexPath(ctx) }
+
+func open(ctx context.Context, dir string, env []string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -67,7 +88,7 @@ func Open(ctx context.Context, dir string) (*Repo, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("cannot change to %s: no such directory", abs)
 	}
-	r := &Repo{Top: abs, env: absoluteEnv(os.Environ())}
+	r := &Repo{Top: abs, env: env}
 	out, err := r.output(ctx, "rev-parse", "--path-format=absolute", "--is-inside-work-tree", "--git-dir", "--git-common-dir", "--show-toplevel")
 	if err != nil {
 		var ce *CommandError

@@ -129,7 +129,7 @@ func (e *Env) checkContext(cfg *config.Config, o StartOptions) (lld, subject str
 	if len(paths) == 0 {
 		return "", o.Subject, nil
 	}
-	res := contextcheck.Check(e.Repo.Top, e.Cwd, paths, cfg.Context, o.Count)
+	res := contextcheck.Check(e.Repo.Top, e.Cwd, paths, cfg.Context, o.Count, e.Repo.GitDir, e.Repo.CommonDir)
 	if err := res.Err("the context is refused; nothing was started"); err != nil {
 		return "", "", err
 	}

@@ -69,6 +69,6 @@ func (c *ContextCmd) Run(env *cmdline.Env) error {
 // checkContext applies the context rules with the real token counter; any
 // problem is exit 2 with one line a path.
 func checkContext(l *lifecycle.Env, paths []string, cfg *config.Config) (*contextcheck.Result, error) {
-	res := contextcheck.Check(l.Repo.Top, l.Cwd, paths, cfg.Context, tokens.Count)
+	res := contextcheck.Check(l.Repo.Top, l.Cwd, paths, cfg.Context, tokens.Count, l.Repo.GitDir, l.Repo.CommonDir)
 	return res, res.Err("the context is refused: " + term.Count(len(res.Problems), "problem", "problems"))
 }

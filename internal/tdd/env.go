@@ -4,11 +4,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/apply"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/lifecycle"
 	"github.com/git-tdd/git-tdd/internal/state"
 )
@@ -49,14 +51,72 @@ func inForce(env *cmdline.Env, l *lifecycle.Env) (*config.Config, string, error)
 }
 
 // inForceEnv is the lifecycle environment with the configuration in force
-// and the workflow's issue, if the command runs in one's worktree.
+// and the workflow's issue, if the command runs in one's worktree. The
+// commands that read or write the worktree's files use it, so it first checks
+// where the repository is (locate).
 func inForceEnv(env *cmdline.Env) (*lifecycle.Env, *config.Config, string, error) {
 	l, err := lifecycleEnv(env)
 	if err != nil {
 		return nil, nil, "", err
 	}
+	if err := locate(env, l.Repo); err != nil {
+		return nil, nil, "", err
+	}
 	cfg, issue, err := inForce(env, l)
 	return l, cfg, issue, err
+}
+
+// locate refuses to read or write files when the repository is not where
+// git's own discovery from the current directory finds it: GIT_DIR,
+// GIT_WORK_TREE, GIT_COMMON_DIR or GIT_INDEX_FILE point elsewhere (so that
+// `GIT_DIR=. GIT_WORK_TREE=. git tdd write hooks/pre-commit` inside .git would
+// write a hook), or the working tree is inside a git directory.
+func locate(env *cmdline.Env, repo *gitx.Repo) error {
+	set := false
+	for _, k := range gitx.Located {
+		set = set || env.Getenv(k) != ""
+	}
+	if set {
+		found, err := gitx.OpenDiscovered(env.Ctx, env.Dir())
+		if err != nil {
+			return exitcode.New(exitcode.Usage, "%s say where the repository is, but from here git finds no working tree (%v); nothing was read or written", strings.Join(gitx.Located, ", "), err).
+				WithHint("run it inside the working tree, without those variables")
+		}
+		index, err := found.IndexPath(env.Ctx)
+		if err != nil {
+			return exitcode.Wrap(exitcode.Usage, err)
+		}
+		want := [][3]string{{"the working tree", repo.Top, found.Top}, {"the git directory", repo.GitDir, found.GitDir},
+			{"the common git directory", repo.CommonDir, found.CommonDir}}
+		if idx := env.Getenv("GIT_INDEX_FILE"); idx != "" {
+			want = append(want, [3]string{"the index", absFrom(env.Dir(), idx), index})
+		}
+		for _, w := range want {
+			if !samePath(w[1], w[2]) {
+				return exitcode.New(exitcode.Usage, "%s is %s, but from here git finds %s: GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR or GIT_INDEX_FILE point elsewhere; nothing was read or written", w[0], w[1], w[2]).
+					WithHint("unset them, and run the command inside the working tree")
+			}
+		}
+	}
+	return nil
+}
+
+func absFrom(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	abs, _ := filepath.Abs(filepath.Join(dir, p))
+	return abs
+}
+
+// samePath compares two paths by where they really are.
+func samePath(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
 }
 
 // applyEnv prepares writing into the working tree the command runs in.

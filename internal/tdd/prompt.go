@@ -26,9 +26,9 @@ func (c *PromptCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	tree, err := fsafe.OpenTree(l.Repo.Top)
+	tree, err := fsafe.OpenTree(l.Repo.Top, l.Repo.GitDir, l.Repo.CommonDir)
 	if err != nil {
-		return err
+		return exitcode.Wrap(exitcode.Usage, err)
 	}
 	defer tree.Close()
 	rel, err := tree.Resolve(l.Cwd, c.Path)
