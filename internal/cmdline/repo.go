@@ -50,6 +50,21 @@ func (e *Env) Config(repo *gitx.Repo, rev string) (*config.Config, error) {
 	return c, nil
 }
 
+// GateConfig is the configuration of a gate that must not lock itself out: a
+// committed .git-tdd.toml that does not parse gives way to the built-in
+// defaults, with a warning on every run, so that the commit that fixes it can
+// still be reviewed and made.
+func (e *Env) GateConfig(repo *gitx.Repo, rev string) (*config.Config, error) {
+	c, err := e.Config(repo, rev)
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		e.Warn("%v", err)
+		e.Warn("using the built-in defaults until a %s that parses is committed", config.FileName)
+		return config.Default(), nil
+	}
+	return c, err
+}
+
 func which(committed bool) string {
 	if committed {
 		return "the committed version"

@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -168,12 +169,71 @@ func Parse(data []byte, name string) (*Config, error) {
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0]
-		return nil, &Error{File: name, Line: keyLine(string(data), k), Msg: fmt.Sprintf("unknown key %q", k.String())}
+		msg := fmt.Sprintf("unknown key %q", k.String())
+		if near := Nearest(k.String()); near != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		return nil, &Error{File: name, Line: keyLine(string(data), k), Msg: msg}
 	}
 	if err := c.validate(); err != nil {
 		return nil, &Error{File: name, Line: keyLine(string(data), toml.Key(strings.Split(err.key, "."))), Msg: err.msg}
 	}
 	return c, nil
+}
+
+// Keys are every key a configuration may set, as "table.key".
+func Keys() []string {
+	var out []string
+	var walk func(t reflect.Type, prefix string)
+	walk = func(t reflect.Type, prefix string) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			if f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeOf(Duration{}) {
+				walk(f.Type, prefix+name+".")
+				continue
+			}
+			out = append(out, prefix+name)
+		}
+	}
+	walk(reflect.TypeOf(Config{}), "")
+	return out
+}
+
+// Nearest is the known key a mistyped one most likely meant, or "" when none
+// is close: at most a third of its letters differ.
+func Nearest(key string) string {
+	best, bestD := "", len(key)/3+1
+	for _, k := range Keys() {
+		if d := distance(key, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between two strings.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 type invalid struct{ key, msg string }

@@ -80,3 +80,21 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestNearest(t *testing.T) {
+	for key, want := range map[string]string{
+		"diffgate.change_ratio_threshhold": "diffgate.change_ratio_threshold",
+		"test.comand":                      "test.command",
+		"write.aproval_lines":              "write.approval_lines",
+		"test.timeout":                     "test.timeout",
+		"nothing.like.this":                "",
+	} {
+		if got := Nearest(key); got != want {
+			t.Errorf("Nearest(%q) = %q, want %q", key, got, want)
+		}
+	}
+	_, err := Parse([]byte("[diffgate]\nchange_ratio_threshhold = 0.9\n"), ".git-tdd.toml")
+	if err == nil || err.Error() != `.git-tdd.toml:2: unknown key "diffgate.change_ratio_threshhold" (did you mean "diffgate.change_ratio_threshold"?)` {
+		t.Errorf("%v", err)
+	}
+}

@@ -98,7 +98,7 @@ func hookGate(env *cmdline.Env, repo *gitx.Repo, name string) error {
 	if st.FindApproval(t.Tree, t.BaseCommit) != nil {
 		return nil
 	}
-	cfg, err := env.Config(repo, "HEAD")
+	cfg, err := env.GateConfig(repo, "HEAD")
 	if err != nil {
 		return err
 	}

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/hooks"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // InstallCmd writes the hooks.
@@ -18,10 +21,15 @@ type InstallCmd struct {
 
 // Run installs the shims into the hooks directory git uses.
 func (c *InstallCmd) Run(env *cmdline.Env) error {
-	dir, err := hooksDir(env)
+	repo, err := env.Repo()
 	if err != nil {
 		return err
 	}
+	dir, err := repo.HooksDir(env.Ctx)
+	if err != nil {
+		return err
+	}
+	warnRelativeHooksPath(env, repo, dir)
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -40,6 +48,18 @@ func (c *InstallCmd) Run(env *cmdline.Env) error {
 	}
 	fmt.Fprintf(env.Stdout, "The diff gate guards commits in %s (%s mode).\n", dir, mode)
 	return nil
+}
+
+// warnRelativeHooksPath: git resolves a relative core.hooksPath in each
+// working tree's own top directory, so a linked worktree (git tdd's are) has
+// no hooks unless it carries a copy.
+func warnRelativeHooksPath(env *cmdline.Env, repo *gitx.Repo, dir string) {
+	v, ok, err := repo.ConfigValue(env.Ctx, "core.hooksPath")
+	if err != nil || !ok || filepath.IsAbs(v) || strings.HasPrefix(v, "~") {
+		return
+	}
+	env.Warn("core.hooksPath is %q, a relative path: every linked worktree looks for hooks in its own %s, where there are none", v, v)
+	fmt.Fprintf(env.Stderr, "hint: make it hold everywhere: git config core.hooksPath %s\n", term.ShellQuote(dir))
 }
 
 // hooksDir is the directory git runs this repository's hooks from.

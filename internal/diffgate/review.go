@@ -46,7 +46,7 @@ func (c *ReviewCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := env.Config(repo, "HEAD")
+	cfg, err := env.GateConfig(repo, "HEAD")
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func staged(env *cmdline.Env, repo *gitx.Repo) (review.Target, *config.Config, e
 	var cerr error
 	done := make(chan struct{})
 	go func() {
-		cfg, cerr = env.Config(repo, "HEAD")
+		cfg, cerr = env.GateConfig(repo, "HEAD")
 		close(done)
 	}()
 	t, err := review.Staged(env.Ctx, repo)

@@ -32,6 +32,19 @@ func (r *Repo) Branch(ctx context.Context) (string, error) {
 	return strings.TrimSuffix(string(out), "\n"), nil
 }
 
+// ConfigValue reads one configuration value as git resolves it; ok is false
+// when it is not set.
+func (r *Repo) ConfigValue(ctx context.Context, key string) (value string, ok bool, err error) {
+	out, err := r.output(ctx, "config", "--get", key)
+	if exitCode(err) == 1 {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return strings.TrimSuffix(string(out), "\n"), true, nil
+}
+
 // HeadBranch returns the commit HEAD points at and the full name of its branch
 // ("" when HEAD is detached), with one process.
 func (r *Repo) HeadBranch(ctx context.Context) (commit, branch string, err error) {
