@@ -109,15 +109,13 @@ func (e *Env) unattended(tree files, rel string, old []byte, o WriteOptions, old
 	e.audit(entry)
 	err := exitcode.New(exitcode.HumanRequired, "%s has %d lines: a human must approve replacing it; nothing was written", term.Path(rel), oldLines).
 		WithDetail("Cannot replace non-trivial files in auto mode")
+	if o.Force {
+		err.WithDetail("[write] allow_force = false: --force does not replace it either")
+	}
 	hint := "a human can run it in a terminal to choose a strategy"
 	if saved, serr := e.savePending(o.Content); serr == nil {
 		hint = fmt.Sprintf("the new content is saved; a human can run, in a terminal:\n  git -C %s tdd write --from %s -- %s",
 			term.ShellQuote(e.Repo.Top), term.ShellQuote(saved), term.ShellQuote(rel))
-	}
-	if e.Cfg.Write.AllowForce {
-		hint += "\nor, unattended, --auto --force replaces it"
-	} else {
-		hint += "\n[write] allow_force = false forbids --force"
 	}
 	if prompts.IsLarge(old, e.Cfg.Patch.LargeLines, e.Cfg.Patch.LargeBytes) {
 		hint += "\nthe file is large: send FIND/REPLACE blocks to git tdd patch instead of the whole file"
@@ -136,12 +134,28 @@ func (e *Env) savePending(data []byte) (string, error) {
 	return p, atomicfile.Write(p, data, 0o600)
 }
 
-// ask shows what would be lost and asks for a strategy on the terminal.
+// ask shows, before the question, what each strategy would write: the replace
+// diff (what would be lost), where append and insert put the new lines, and the
+// file extend would give; choosing one approves what was shown. With
+// --strategy, it shows the diff of that strategy's result and asks to confirm.
 func (e *Env) ask(tty *term.TTY, tree files, rel string, old []byte, o WriteOptions, oldLines, newLines int64, entry state.AuditEntry) error {
 	w, p := tty.Writer(), tty.Palette
 	fmt.Fprintf(w, "%s About to replace %d lines with %d lines in %s\n", p.Yellow("WARNING:"), oldLines, newLines, term.Path(rel))
+	if o.Strategy != "" && (o.Strategy != edit.Insert || o.Line > 0) {
+		return e.askGiven(tty, tree, rel, old, o, entry)
+	}
 	if err := e.showDiff(w, p, rel, old, o.Content); err != nil {
 		return err
+	}
+	fmt.Fprintf(w, "append adds the %s after line %d; insert puts them before a line you choose.\n", term.Count(newLines, "new line", "new lines"), oldLines)
+	extended, extendErr := edit.Merge(rel, old, o.Content, edit.Extend, 0)
+	if extendErr != nil {
+		fmt.Fprintf(w, "extend is not possible here: %v\n", extendErr)
+	} else {
+		fmt.Fprintf(w, "extend would give (%d → %d lines):\n", oldLines, gitx.CountLines(extended))
+		if err := e.showDiff(w, p, rel, old, extended); err != nil {
+			return err
+		}
 	}
 	for attempt := 0; attempt < 3; attempt++ {
 		strategy := o.Strategy
@@ -154,16 +168,13 @@ func (e *Env) ask(tty *term.TTY, tree files, rel string, old []byte, o WriteOpti
 				return err
 			}
 			strategy = choice
-		} else if ok, err := e.confirm(tty, strategy); err != nil || !ok {
-			strategy = "cancel"
-			if err != nil && !errors.Is(err, term.ErrNoAnswer) {
-				return err
-			}
 		}
 		if strategy == "cancel" {
-			entry.Outcome, entry.ApprovedBy = "cancelled", "tty"
-			e.audit(entry)
-			return exitcode.New(exitcode.Refused, "cancelled: %s is unchanged", rel)
+			return e.cancelled(rel, entry)
+		}
+		if strategy == edit.Extend && extendErr != nil {
+			fmt.Fprintf(w, "extend: %v\n", extendErr)
+			continue
 		}
 		opts := o
 		if strategy == edit.Insert && o.Line == 0 {
@@ -183,6 +194,36 @@ func (e *Env) ask(tty *term.TTY, tree files, rel string, old []byte, o WriteOpti
 	entry.Outcome = "cancelled"
 	e.audit(entry)
 	return exitcode.New(exitcode.Refused, "no strategy worked: %s is unchanged", rel)
+}
+
+// askGiven shows the diff of the file the given strategy would write, and asks
+// to confirm it.
+func (e *Env) askGiven(tty *term.TTY, tree files, rel string, old []byte, o WriteOptions, entry state.AuditEntry) error {
+	data, err := edit.Merge(rel, old, o.Content, o.Strategy, o.Line)
+	if err != nil {
+		entry.Outcome, entry.Strategy, entry.Detail = "refused", o.Strategy, err.Error()
+		e.audit(entry)
+		return exitcode.New(exitcode.Refused, "%s: %v; %s is unchanged", o.Strategy, err, term.Path(rel))
+	}
+	w, p := tty.Writer(), tty.Palette
+	fmt.Fprintf(w, "%s would give (%d → %d lines):\n", o.Strategy, gitx.CountLines(old), gitx.CountLines(data))
+	if err := e.showDiff(w, p, rel, old, data); err != nil {
+		return err
+	}
+	ok, err := e.confirm(tty, o.Strategy)
+	if err != nil && !errors.Is(err, term.ErrNoAnswer) {
+		return err
+	}
+	if !ok {
+		return e.cancelled(rel, entry)
+	}
+	return e.commit(tree, rel, old, o, o.Strategy, "tty", entry)
+}
+
+func (e *Env) cancelled(rel string, entry state.AuditEntry) error {
+	entry.Outcome, entry.ApprovedBy = "cancelled", "tty"
+	e.audit(entry)
+	return exitcode.New(exitcode.Refused, "cancelled: %s is unchanged", rel)
 }
 
 func (e *Env) confirm(tty *term.TTY, strategy string) (bool, error) {
