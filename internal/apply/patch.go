@@ -13,6 +13,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
+	"golang.org/x/sync/errgroup"
 )
 
 // PatchOptions are git tdd patch's arguments.
@@ -21,6 +22,8 @@ type PatchOptions struct {
 	Input  []byte
 	DryRun bool
 	JSON   bool
+	Auto   bool // never ask: a patch that needs approval is refused (exit 3)
+	Force  bool // without a human, apply anyway (unless [write] allow_force = false)
 }
 
 // PatchReport is patch --json's output.
@@ -31,7 +34,8 @@ type PatchReport struct {
 	Blocks []edit.Outcome `json:"blocks"`
 	Error  string         `json:"error,omitempty"`
 	// ErrorCode says why nothing was written: malformed, truncated (the input
-	// ends inside a block), not-applied (see the blocks), path, write-failed.
+	// ends inside a block), not-applied (see the blocks), path, write-failed,
+	// does-not-parse (a .py or .go result), needs-approval.
 	ErrorCode string `json:"error_code,omitempty"`
 }
 
@@ -42,15 +46,19 @@ const (
 	NotApplied  = "not-applied"
 	BadPath     = "path"
 	WriteFailed = "write-failed"
+	NoParse     = "does-not-parse"
+	NeedsHuman  = "needs-approval"
 )
 
 // FileReport is one file a patch touched.
 type FileReport struct {
-	Path    string         `json:"path"`
-	Created bool           `json:"created"`
-	Written bool           `json:"written"`
-	Before  *state.Content `json:"before,omitempty"`
-	After   *state.Content `json:"after,omitempty"`
+	Path    string `json:"path"`
+	Created bool   `json:"created"`
+	Written bool   `json:"written"`
+	// NeedsApproval: a human approved it, or (--dry-run) would have to.
+	NeedsApproval bool           `json:"needs_approval"`
+	Before        *state.Content `json:"before,omitempty"`
+	After         *state.Content `json:"after,omitempty"`
 }
 
 type patchFile struct {
@@ -102,6 +110,38 @@ func (e *Env) Patch(o PatchOptions) error {
 		rep.ErrorCode = NotApplied
 		return e.patchFailed(o, rep, exitcode.New(exitcode.Refused, "%d of %d blocks did not apply; nothing was written", failed, len(blocks)))
 	}
+	// the syntax check (Python's own parser: the slow part on a large file)
+	// and the gate's diff side by side
+	var broken []string
+	var gates []gated
+	var g errgroup.Group
+	g.Go(func() error { broken = e.unparsable(files); return nil })
+	g.Go(func() (err error) { gates, err = e.gate(files); return err })
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if len(broken) > 0 {
+		for _, f := range files {
+			e.audit(state.AuditEntry{Path: f.rel, Before: describe(f.old, f.exists), Strategy: "patch", Outcome: "refused", Detail: "the result does not parse"})
+		}
+		rep.ErrorCode = NoParse
+		return e.patchFailed(o, rep, exitcode.New(exitcode.Refused, "the patched file would not parse; nothing was written").WithDetail(broken...).
+			WithHint("the blocks applied, but the result is broken: fix the blocks and send them again"))
+	}
+	gatedFile := map[*patchFile]bool{}
+	for _, g := range gates {
+		gatedFile[g.f] = true
+	}
+	approvedBy := ""
+	if len(gates) > 0 && !o.DryRun {
+		if approvedBy, err = e.approve(o, gates); err != nil {
+			for _, g := range gates {
+				e.audit(state.AuditEntry{Path: g.f.rel, Before: describe(g.f.old, g.f.exists), Strategy: "patch", Outcome: "refused", Detail: g.why})
+			}
+			rep.ErrorCode = NeedsHuman
+			return e.patchFailed(o, rep, err)
+		}
+	}
 	if !o.DryRun {
 		if err := e.writeAll(tree, files); err != nil {
 			rep.ErrorCode = WriteFailed
@@ -109,11 +149,15 @@ func (e *Env) Patch(o PatchOptions) error {
 		}
 	}
 	for _, f := range files {
-		fr := FileReport{Path: f.rel, Created: !f.exists, Written: f.changed && !o.DryRun,
+		fr := FileReport{Path: f.rel, Created: !f.exists, Written: f.changed && !o.DryRun, NeedsApproval: gatedFile[f],
 			Before: describe(f.old, f.exists), After: content(f.result, gitx.CountLines(f.result))}
 		if fr.Written {
-			e.audit(state.AuditEntry{Path: f.rel, Before: fr.Before, After: fr.After, Strategy: "patch", Outcome: "written",
-				Detail: fmt.Sprintf("%d blocks", len(f.blocks))})
+			entry := state.AuditEntry{Path: f.rel, Before: fr.Before, After: fr.After, Strategy: "patch", Outcome: "written",
+				Detail: fmt.Sprintf("%d blocks", len(f.blocks))}
+			if gatedFile[f] {
+				entry.ApprovedBy = approvedBy
+			}
+			e.audit(entry)
 		}
 		rep.Files = append(rep.Files, fr)
 	}
@@ -129,6 +173,8 @@ func (e *Env) Patch(o PatchOptions) error {
 			fmt.Fprintf(e.Out, "%s is unchanged: every block was applied already\n", term.Path(f.Path))
 		case f.Created:
 			fmt.Fprintf(e.Out, "%s %s (new, %s)\n", verb, term.Path(f.Path), term.Count(f.After.Lines, "line", "lines"))
+		case f.NeedsApproval && o.DryRun:
+			fmt.Fprintf(e.Out, "%s %s (%d → %d lines), after a human approves it\n", verb, term.Path(f.Path), f.Before.Lines, f.After.Lines)
 		default:
 			fmt.Fprintf(e.Out, "%s %s (%d → %d lines)\n", verb, term.Path(f.Path), f.Before.Lines, f.After.Lines)
 		}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/atomicfile"
 	"github.com/git-tdd/git-tdd/internal/edit"
@@ -247,33 +246,13 @@ func (e *Env) askLine(tty *term.TTY, lines int64) (int, error) {
 	return 0, exitcode.New(exitcode.Refused, "no line to insert before: nothing was written")
 }
 
-// showDiff prints the unified diff, deletions red, additions green, cut at 10 KB.
+// showDiff prints the unified diff of two versions of a file.
 func (e *Env) showDiff(w io.Writer, p term.Palette, rel string, old, next []byte) error {
 	d, err := e.Repo.DiffTexts(e.Ctx, rel, old, next)
 	if err != nil {
 		return err
 	}
-	shown := 0
-	for _, line := range strings.SplitAfter(d, "\n") {
-		if shown+len(line) > maxDiffBytes {
-			fmt.Fprintf(w, "%s\n", p.Dim(fmt.Sprintf("… the diff is cut at 10 KB (%d more bytes)", len(d)-shown)))
-			break
-		}
-		shown += len(line)
-		text := term.Line(strings.TrimSuffix(line, "\n"), 0)
-		switch {
-		case strings.HasPrefix(line, "---") || strings.HasPrefix(line, "+++"):
-			fmt.Fprintln(w, p.Bold(text))
-		case strings.HasPrefix(line, "-"):
-			fmt.Fprintln(w, p.Red(text))
-		case strings.HasPrefix(line, "+"):
-			fmt.Fprintln(w, p.Green(text))
-		case strings.HasPrefix(line, "@@"):
-			fmt.Fprintln(w, p.Cyan(text))
-		case line != "":
-			fmt.Fprintln(w, text)
-		}
-	}
+	showDiffText(w, p, d)
 	return nil
 }
 

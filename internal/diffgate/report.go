@@ -21,7 +21,7 @@ func (c *ReportCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	t, cfg, err := staged(env, repo)
+	t, cfg, err := staged(env, repo, env.Config)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func (c *ReviewCmd) Run(env *cmdline.Env) error {
 	}
 	auto := c.Auto || env.Getenv("GIT_TDD_AUTO") == "1"
 	if c.Branch == "" && c.To == "" {
-		t, cfg, err := staged(env, repo)
+		t, cfg, err := staged(env, repo, env.GateConfig)
 		if err != nil {
 			return err
 		}
@@ -126,14 +126,15 @@ func gate(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config
 	return nil
 }
 
-// staged finds the staged change while the configuration is read: both are on
-// the path of every commit.
-func staged(env *cmdline.Env, repo *gitx.Repo) (review.Target, *config.Config, error) {
+// staged finds the staged change while the configuration is read (by
+// readConfig: the gate's, which falls back to the defaults, or the strict
+// one): both are on the path of every commit.
+func staged(env *cmdline.Env, repo *gitx.Repo, readConfig func(*gitx.Repo, string) (*config.Config, error)) (review.Target, *config.Config, error) {
 	var cfg *config.Config
 	var cerr error
 	done := make(chan struct{})
 	go func() {
-		cfg, cerr = env.GateConfig(repo, "HEAD")
+		cfg, cerr = readConfig(repo, "HEAD")
 		close(done)
 	}()
 	t, err := review.Staged(env.Ctx, repo)

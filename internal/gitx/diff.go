@@ -219,3 +219,20 @@ func (r *Repo) DiffTexts(ctx context.Context, name string, old, next []byte) (st
 		"a"+a, "a/"+name, "b"+b, "b/"+name).Replace(string(out))
 	return s, nil
 }
+
+// CountDiff counts the added and deleted lines of a unified diff's hunks.
+func CountDiff(diff string) (added, deleted int64) {
+	inHunks := false
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			inHunks = true
+		case !inHunks:
+		case strings.HasPrefix(l, "+"):
+			added++
+		case strings.HasPrefix(l, "-"):
+			deleted++
+		}
+	}
+	return added, deleted
+}

@@ -384,3 +384,13 @@ func TestParseLsTree(t *testing.T) {
 		}
 	}
 }
+
+func TestCountDiff(t *testing.T) {
+	d := "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,2 @@\n a\n--- an old line that starts with dashes\n-b\n+++ a new one with pluses\n"
+	if a, del := CountDiff(d); a != 1 || del != 2 {
+		t.Errorf("CountDiff = +%d -%d", a, del)
+	}
+	if a, del := CountDiff(""); a != 0 || del != 0 {
+		t.Errorf("empty: +%d -%d", a, del)
+	}
+}

@@ -11,6 +11,8 @@ type PatchCmd struct {
 	From   string `placeholder:"FILE" help:"Read the blocks from FILE instead of standard input."`
 	DryRun bool   `help:"Check that every block applies, and write nothing."`
 	JSON   bool   `name:"json" help:"Report per block as JSON with stable codes."`
+	Auto   bool   `help:"Unattended run: a patch that needs a human's approval fails closed with exit 3 (also GIT_TDD_AUTO=1)."`
+	Force  bool   `help:"Without a terminal, apply a patch that needs approval anyway (unless [write] allow_force = false). Audited."`
 }
 
 // Run applies the blocks, all or nothing.
@@ -23,5 +25,5 @@ func (c *PatchCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	return a.Patch(apply.PatchOptions{Path: c.Path, Input: data, DryRun: c.DryRun, JSON: c.JSON})
+	return a.Patch(apply.PatchOptions{Path: c.Path, Input: data, DryRun: c.DryRun, JSON: c.JSON, Auto: c.Auto, Force: c.Force})
 }
