@@ -47,8 +47,12 @@ type files interface {
 
 var openTree = func(dir string, gitDirs ...string) (files, error) { return fsafe.OpenTree(dir, gitDirs...) }
 
-// open opens the working tree, with nothing in git's directories reachable.
+// open opens the working tree, with nothing in git's directories reachable;
+// git is told to ignore the writes' temporary files.
 func (e *Env) open() (files, error) {
+	if err := e.Repo.Exclude(fsafe.TempPattern); err != nil {
+		term.Warn(e.Err, "git-tdd", "could not add %s to info/exclude: %v", fsafe.TempPattern, err)
+	}
 	t, err := openTree(e.Repo.Top, e.Repo.GitDir, e.Repo.CommonDir)
 	return t, exitcode.Wrap(exitcode.Usage, err)
 }

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Tree is a working tree opened so that every read and write stays inside it
@@ -202,7 +203,8 @@ func (t *Tree) Write(rel string, data []byte) (err error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	tmp := ".git-tdd-" + randomSuffix() + ".tmp" // short: any legal name can be written
+	removeStale(d)
+	tmp := tempPrefix + randomSuffix() + tempSuffix // short: any legal name can be written
 	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
@@ -235,6 +237,35 @@ func (t *Tree) Write(rel string, data []byte) (err error) {
 		dir.Close()
 	}
 	return nil
+}
+
+// The temporary files of a write are named like this; TempPattern excludes
+// them (git's info/exclude), so that one left by a killed write is never staged.
+const (
+	tempPrefix  = ".git-tdd-"
+	tempSuffix  = ".tmp"
+	TempPattern = tempPrefix + "*" + tempSuffix
+)
+
+// staleAfter is how old a temporary file is when no write can be using it.
+const staleAfter = 10 * time.Minute
+
+// removeStale deletes the temporary files a killed write left in d.
+func removeStale(d *os.Root) {
+	f, err := d.Open(".")
+	if err != nil {
+		return
+	}
+	names, _ := f.Readdirnames(-1)
+	f.Close()
+	for _, n := range names {
+		if !strings.HasPrefix(n, tempPrefix) || !strings.HasSuffix(n, tempSuffix) {
+			continue
+		}
+		if fi, err := d.Lstat(n); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleAfter {
+			d.Remove(n)
+		}
+	}
 }
 
 // Remove deletes a file of the tree (to undo a file this run created).

@@ -4,8 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -43,6 +47,59 @@ func (r *Repo) ConfigValue(ctx context.Context, key string) (value string, ok bo
 		return "", false, err
 	}
 	return strings.TrimSuffix(string(out), "\n"), true, nil
+}
+
+// Exclude makes sure pattern is in the repository's info/exclude (shared by
+// every worktree), so that git ignores what it matches.
+func (r *Repo) Exclude(pattern string) error {
+	path := filepath.Join(r.CommonDir, "info", "exclude")
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == pattern {
+			return nil
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	line := pattern + "\n"
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		line = "\n" + line
+	}
+	if _, err := f.WriteString("# git tdd's temporary files\n" + line); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Reflog lists the commits HEAD of this working tree has pointed at, newest
+// first (a linked worktree has a HEAD reflog of its own).
+func (r *Repo) Reflog(ctx context.Context) ([]string, error) {
+	out, err := r.output(ctx, "reflog", "show", "--no-abbrev", "--format=%H", "HEAD", "--")
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
+}
+
+// Independent reduces commits to those none of the others reaches.
+func (r *Repo) Independent(ctx context.Context, commits []string) ([]string, error) {
+	if len(commits) < 2 {
+		return commits, nil
+	}
+	out, err := r.output(ctx, append([]string{"merge-base", "--independent"}, commits...)...)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(out)), nil
 }
 
 // HeadBranch returns the commit HEAD points at and the full name of its branch

@@ -244,9 +244,10 @@ func (r *Repo) MergeFastForward(ctx context.Context, commit string) error {
 	return err
 }
 
-// Count is the number of commits in a range.
-func (r *Repo) Count(ctx context.Context, rangeSpec string) (int, error) {
-	out, err := r.output(ctx, "rev-list", "--count", rangeSpec, "--")
+// CountBeyond is the number of commits reachable from tips and not from base.
+func (r *Repo) CountBeyond(ctx context.Context, tips []string, base string) (int, error) {
+	args := append(append([]string{"rev-list", "--count"}, tips...), "--not", base, "--")
+	out, err := r.output(ctx, args...)
 	if err != nil {
 		return 0, err
 	}

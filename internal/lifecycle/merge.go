@@ -107,6 +107,12 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 		return nil, exitcode.New(exitcode.Refused, "the worktree of #%s has changes that are not committed", w.Issue).
 			WithDetail(indent(dirty)...).WithHint("commit them with git tdd green, or remove them; nothing was merged")
 	}
+	if hidden, err := e.uncommitted(w); err != nil {
+		return nil, err
+	} else if hidden {
+		return nil, exitcode.New(exitcode.Refused, "the worktree of #%s has changes git status does not show (skip-worktree or assume-unchanged files); removing it would lose them", w.Issue).
+			WithHint("git -C %s ls-files -v shows the files (tags S and lower case); clear the bits with git update-index, then commit or drop the changes; nothing was merged", term.ShellQuote(w.Worktree))
+	}
 	baseTip, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+w.Base)
 	if err != nil {
 		return nil, exitcode.New(exitcode.Refused, "the base branch %s is gone; nothing was merged", w.Base).
@@ -217,11 +223,17 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (st
 		st.Consume(commit, plan.target.Tree, []string{plan.baseTip})
 		return nil
 	})
-	if err := e.Repo.RemoveWorktree(e.Ctx, w.Worktree, false); err != nil {
+	ignored := e.ignoredIn(w)
+	repo, moved := e.survivor(w)
+	removed := "removed " + w.Worktree
+	if err := repo.RemoveWorktree(e.Ctx, w.Worktree, false); err != nil {
 		term.Warn(e.Err, "git-tdd", "could not remove the worktree %s: %v", w.Worktree, err)
+		removed, moved, ignored = "kept "+w.Worktree, "", nil
 	}
-	if err := e.Repo.DeleteRef(e.Ctx, "refs/heads/"+w.Branch, plan.branchTip); err != nil {
+	deleted := "deleted the branch " + w.Branch
+	if err := repo.DeleteRef(e.Ctx, "refs/heads/"+w.Branch, plan.branchTip); err != nil {
 		term.Warn(e.Err, "git-tdd", "could not delete the branch %s: %v", w.Branch, err)
+		deleted = "kept the branch " + w.Branch
 	}
 	err = e.update(w.Issue, func(w *state.Workflow) error {
 		w.Phase, w.Merged = state.PhaseMerged, commit
@@ -232,8 +244,12 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (st
 	}
 	e.audit(state.AuditEntry{Command: "tdd merge", Issue: w.Issue, Tree: plan.target.Tree, Parent: plan.baseTip, ApprovedBy: "tty", Outcome: "merged", Detail: commit})
 	if !e.JSON {
-		fmt.Fprintf(e.Out, "merged #%s into %s as %s; removed %s and the branch %s\n", w.Issue, w.Base, short(commit), w.Worktree, w.Branch)
+		fmt.Fprintf(e.Out, "merged #%s into %s as %s; %s and %s\n", w.Issue, w.Base, short(commit), removed, deleted)
+		if len(ignored) > 0 {
+			fmt.Fprintf(e.Out, "deleted %s git ignores, with the worktree: %s\n", term.Count(len(ignored), "entry", "entries"), listed(ignored))
+		}
 	}
+	e.gone(moved)
 	return commit, nil
 }
 

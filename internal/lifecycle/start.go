@@ -13,7 +13,9 @@ import (
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/contextcheck"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/fsafe"
 	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // StartOptions are start's arguments.
@@ -67,6 +69,10 @@ func (e *Env) Start(o StartOptions) error {
 	}
 	if err := e.Repo.AddWorktree(e.Ctx, dir, branch, baseCommit); err != nil {
 		return exitcode.With(exitcode.Usage, err)
+	}
+	// a write killed half way leaves a temporary file: never part of a red
+	if err := e.Repo.Exclude(fsafe.TempPattern); err != nil {
+		term.Warn(e.Err, "git-tdd", "could not add %s to info/exclude: %v", fsafe.TempPattern, err)
 	}
 	undo := func() {
 		e.Repo.RemoveWorktree(e.Ctx, dir, true)
