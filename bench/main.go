@@ -27,6 +27,7 @@ var benches = []bench{
 	{"report", benchReport},
 	{"memory", benchMemory},
 	{"hooks", benchHooks},
+	{"verify", benchVerify},
 	{"tdd", benchTDD},
 	{"patch", benchPatch},
 	{"context", benchContext},

@@ -61,6 +61,10 @@ type Lint struct {
 type Diffgate struct {
 	ChangeRatioThreshold float64 `toml:"change_ratio_threshold"`
 	ReplacementRatio     float64 `toml:"replacement_ratio"`
+	// AllowedSigners is an OpenSSH allowed-signers file in the repository:
+	// with it, verify requires every commit to be signed by a key it lists,
+	// as committed at the range's base.
+	AllowedSigners string `toml:"allowed_signers"`
 }
 
 // Write holds the safe-write rules.

@@ -47,6 +47,8 @@ func (c *InstallCmd) Run(env *cmdline.Env) error {
 		mode = "strict"
 	}
 	fmt.Fprintf(env.Stdout, "The diff gate guards commits in %s (%s mode).\n", dir, mode)
+	signers, signing := signingSetup(env, repo)
+	fmt.Fprintf(env.Stdout, "Signing: %s.\n", signing.describe(signers))
 	return nil
 }
 

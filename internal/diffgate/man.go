@@ -22,8 +22,8 @@ func ManPage(w io.Writer) error {
 			"git diffgate report [--json] [--range A..B]",
 			"git diffgate install [--strict] [--force]",
 			"git diffgate uninstall",
-			"git diffgate status",
-			"git diffgate verify [RANGE]",
+			"git diffgate status [--json]",
+			"git diffgate verify [RANGE] [--json]",
 		},
 		Description: description + `
 
@@ -50,7 +50,11 @@ $(git rev-parse --git-common-dir)/tdd/audit.jsonl has a JSON line for every appr
 			{Title: "ENVIRONMENT", Body: `- GIT_TDD_AUTO=1 acts as --auto: never prompt, fail closed.
 - NO_COLOR, TERM=dumb and CLICOLOR_FORCE decide colour after --color.
 - GIT_TDD_TRACE=1 logs every git call and its duration on standard error.`},
-			{Title: "SECURITY", Body: `The hooks stop accidents and unattended agents, which have no terminal to answer on; --strict adds plumbing and --no-verify. No local hook stops a process that runs git -c core.hooksPath=/dev/null, writes ref files itself, edits the state file, or controls a terminal. Run git diffgate verify in CI on the branch that matters: every commit on its first-parent chain must carry a trailer naming its own tree, and the commits a reviewed merge brings in are covered by that merge's review.`},
+			{Title: "SECURITY", Body: `The hooks stop accidents and unattended agents, which have no terminal to answer on; --strict adds plumbing and --no-verify. No local hook stops a process that runs git -c core.hooksPath=/dev/null, writes ref files itself, edits the state file, or controls a terminal. Run git diffgate verify in CI on the branch that matters: every commit on its first-parent chain must carry a trailer naming its own tree, and the commits a reviewed merge brings in are covered by that merge's review.
+
+A trailer is a claim anyone can type. Proof that a human approved is a signature by a key the agent cannot use: a FIDO2 key (ssh-keygen -t ed25519-sk) that needs a touch, or a passphrase key kept out of ssh-agent. With [diffgate] allowed_signers naming an OpenSSH allowed-signers file in .git-tdd.toml, verify also requires each commit to carry a good SSH signature (gpg.format=ssh, user.signingkey, commit.gpgsign) by a key listed in that file as committed at the range's base, so that a range cannot add its own key; a range without a base is refused. install and status say whether your commits are signed and whether your key is listed; git tdd merge signs its merge commit when commit.gpgsign is set.
+
+A committed .git-tdd.toml that does not parse gives way, in the hooks and in review, to the built-in defaults, with a warning on every run, so that the commit that fixes it can be reviewed; report and verify exit 2. A relative core.hooksPath is resolved in each linked worktree's own directory, so those have no hooks: install warns. A commit the pre-commit hook refuses makes git commit exit 1, git's code for a refusing hook.`},
 			{Title: "EXAMPLES", Body: `  git add -A && git diffgate              # review and approve what is staged
   git diffgate report --json | jq .flagged
   git diffgate install --strict

@@ -1,6 +1,7 @@
 package diffgate
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -9,13 +10,37 @@ import (
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/hooks"
 	"github.com/git-tdd/git-tdd/internal/review"
+	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
 
-// StatusCmd shows the approval state of the staged change.
-type StatusCmd struct{}
+// StatusCmd shows the hooks, the signing set-up and the approval state of the
+// staged change.
+type StatusCmd struct {
+	JSON bool `name:"json" help:"Print it as JSON."`
+}
 
-// Run prints the staged tree and its approval.
+// StatusReport is what status --json prints.
+type StatusReport struct {
+	Hooks      HooksStatus     `json:"hooks"`
+	Signing    Signing         `json:"signing"`
+	Signers    string          `json:"allowed_signers,omitempty"`
+	StagedTree string          `json:"staged_tree"`
+	Base       string          `json:"base"`     // the commit the change is on; "" before the first
+	Staged     bool            `json:"staged"`   // anything staged
+	Approval   *state.Approval `json:"approval"` // of the staged tree on base, or null
+}
+
+// HooksStatus says which hooks are ours.
+type HooksStatus struct {
+	Dir       string   `json:"dir"`
+	Installed bool     `json:"installed"`
+	Strict    bool     `json:"strict"`
+	Missing   []string `json:"missing"`
+	Chained   []string `json:"chained"` // hooks of the user's that run first
+}
+
+// Run prints the hooks, the signing set-up, the staged tree and its approval.
 func (c *StatusCmd) Run(env *cmdline.Env) error {
 	repo, err := env.Repo()
 	if err != nil {
@@ -29,21 +54,67 @@ func (c *StatusCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	w := env.Stdout
-	if err := printHooks(env, repo); err != nil {
+	h, err := hooksStatus(env, repo)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "staged tree:  %s on %s\n", t.Tree, parentName(t.BaseCommit))
+	rep := StatusReport{Hooks: h, StagedTree: t.Tree, Base: t.BaseCommit, Staged: true}
+	rep.Signers, rep.Signing = signingSetup(env, repo)
 	if t.BaseCommit != "" {
 		if headTree, err := repo.TreeOf(env.Ctx, t.BaseCommit); err == nil && headTree == t.Tree {
-			fmt.Fprintln(w, "approval:     nothing staged")
-			return nil
+			rep.Staged = false
 		}
 	}
-	a := st.FindApproval(t.Tree, t.BaseCommit)
-	if a == nil {
+	if rep.Staged {
+		rep.Approval = st.FindApproval(t.Tree, t.BaseCommit)
+	}
+	if c.JSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printStatus(env, rep)
+	return nil
+}
+
+// signingSetup reads the allowed-signers file committed at HEAD, if the
+// configuration names one, and this user's signing configuration.
+func signingSetup(env *cmdline.Env, repo *gitx.Repo) (string, Signing) {
+	var signers []byte
+	path := ""
+	if cfg, err := env.GateConfig(repo, "HEAD"); err == nil && cfg.Diffgate.AllowedSigners != "" {
+		path = cfg.Diffgate.AllowedSigners
+		signers, _, _ = repo.FileAt(env.Ctx, "HEAD", path)
+	}
+	return path, signingOf(env.Ctx, repo, signers)
+}
+
+func printStatus(env *cmdline.Env, rep StatusReport) {
+	w := env.Stdout
+	h := rep.Hooks
+	switch {
+	case !h.Installed:
+		fmt.Fprintf(w, "hooks:        not installed in %s; run 'git diffgate install'\n", h.Dir)
+	case len(h.Missing) > 0:
+		fmt.Fprintf(w, "hooks:        incomplete in %s: missing %s; run 'git diffgate install'\n", h.Dir, strings.Join(h.Missing, ", "))
+	case h.Strict:
+		fmt.Fprintf(w, "hooks:        installed in %s (strict)\n", h.Dir)
+	default:
+		fmt.Fprintf(w, "hooks:        installed in %s\n", h.Dir)
+	}
+	for _, c := range h.Chained {
+		fmt.Fprintf(w, "              your %s hook runs first (%s%s)\n", c, c, hooks.SavedSuffix)
+	}
+	fmt.Fprintf(w, "signing:      %s\n", rep.Signing.describe(rep.Signers))
+	fmt.Fprintf(w, "staged tree:  %s on %s\n", rep.StagedTree, parentName(rep.Base))
+	a := rep.Approval
+	switch {
+	case !rep.Staged:
+		fmt.Fprintln(w, "approval:     nothing staged")
+		return
+	case a == nil:
 		fmt.Fprintln(w, "approval:     none; run 'git diffgate' in a terminal to review the staged change")
-		return nil
+		return
 	}
 	fmt.Fprintf(w, "approval:     approved %s by %s\n", a.Time.Local().Format(time.RFC3339), a.By)
 	if len(a.Flagged) > 0 {
@@ -57,48 +128,31 @@ func (c *StatusCmd) Run(env *cmdline.Env) error {
 		fmt.Fprintf(w, "message:      %s\n", term.Line(a.Message, 200))
 	}
 	fmt.Fprintln(w, "              a commit of exactly this tree on this parent passes the gate")
-	return nil
 }
 
-// printHooks says which of our hooks are installed, and in which mode.
-func printHooks(env *cmdline.Env, repo *gitx.Repo) error {
+// hooksStatus says which of our hooks are installed, and in which mode.
+func hooksStatus(env *cmdline.Env, repo *gitx.Repo) (HooksStatus, error) {
 	dir, err := repo.HooksDir(env.Ctx)
 	if err != nil {
-		return err
+		return HooksStatus{}, err
 	}
 	states, err := hooks.Inspect(dir)
 	if err != nil {
-		return err
+		return HooksStatus{}, err
 	}
-	var ours, missing, others []string
-	strict := false
-	for _, h := range states {
+	h := HooksStatus{Dir: dir, Missing: []string{}, Chained: []string{}}
+	for _, s := range states {
 		switch {
-		case h.Ours:
-			ours = append(ours, h.Hook)
-			strict = strict || h.Hook == hooks.Strict
-		case h.Hook == hooks.Strict:
-		case h.Other:
-			others = append(others, h.Hook)
+		case s.Ours:
+			h.Installed = true
+			h.Strict = h.Strict || s.Hook == hooks.Strict
+			if s.Chained {
+				h.Chained = append(h.Chained, s.Hook)
+			}
+		case s.Hook == hooks.Strict:
 		default:
-			missing = append(missing, h.Hook)
+			h.Missing = append(h.Missing, s.Hook)
 		}
 	}
-	w := env.Stdout
-	switch {
-	case len(ours) == 0:
-		fmt.Fprintf(w, "hooks:        not installed in %s; run 'git diffgate install'\n", dir)
-	case len(missing)+len(others) > 0:
-		fmt.Fprintf(w, "hooks:        incomplete in %s: missing %s; run 'git diffgate install'\n", dir, strings.Join(append(missing, others...), ", "))
-	case strict:
-		fmt.Fprintf(w, "hooks:        installed in %s (strict)\n", dir)
-	default:
-		fmt.Fprintf(w, "hooks:        installed in %s\n", dir)
-	}
-	for _, h := range states {
-		if h.Chained && h.Ours {
-			fmt.Fprintf(w, "              your %s hook runs first (%s%s)\n", h.Hook, h.Hook, hooks.SavedSuffix)
-		}
-	}
-	return nil
+	return h, nil
 }

@@ -1,24 +1,51 @@
 package diffgate
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 )
 
-// VerifyCmd checks the approval trailers of a range of commits, for CI.
+// VerifyCmd checks the approvals (and, where the configuration asks for them,
+// the signatures) of a range of commits, for CI.
 type VerifyCmd struct {
 	Range string `arg:"" optional:"" placeholder:"RANGE" help:"The commits to check (default @{upstream}..HEAD), e.g. origin/main..HEAD."`
+	JSON  bool   `name:"json" help:"Print the result as JSON."`
 }
 
 var trailerValue = regexp.MustCompile(`\btree=([0-9a-f]{40,64})\b`)
 
-// Run lists every commit on the range's first-parent chain whose Diffgate-Approved
-// trailer does not name its own tree; exit 1 when there is one.
+// CommitCheck is one commit as verify judged it.
+type CommitCheck struct {
+	Commit    string `json:"commit"`
+	Subject   string `json:"subject"`
+	OK        bool   `json:"ok"`
+	Problem   string `json:"problem,omitempty"`
+	Signature string `json:"signature,omitempty"` // git's %G?, when signatures are required
+	Signer    string `json:"signer,omitempty"`
+}
+
+// VerifyReport is what verify --json prints.
+type VerifyReport struct {
+	Range   string        `json:"range"`
+	Signers string        `json:"signers,omitempty"` // the allowed-signers file, as committed at the base
+	Base    string        `json:"base,omitempty"`
+	Commits []CommitCheck `json:"commits"`
+	Failed  int           `json:"failed"`
+}
+
+// Run checks every commit on the range's first-parent chain: a
+// Diffgate-Approved trailer of its own tree and, when the configuration
+// committed at the range's base names [diffgate] allowed_signers, a good SSH
+// signature by a key in that file as committed there. Exit 1 when one fails.
 func (c *VerifyCmd) Run(env *cmdline.Env) error {
 	repo, err := env.Repo()
 	if err != nil {
@@ -31,34 +58,118 @@ func (c *VerifyCmd) Run(env *cmdline.Env) error {
 	if strings.HasPrefix(spec, "-") {
 		return exitcode.New(exitcode.Usage, "invalid range %q", spec)
 	}
-	commits, err := repo.FirstParentTrailers(env.Ctx, spec, TrailerKey)
-	if err != nil {
-		e := exitcode.With(exitcode.Usage, err)
-		if c.Range == "" {
+	rangeError := func(err error) error {
+		var e *exitcode.Error
+		if !errors.As(err, &e) {
+			e = exitcode.With(exitcode.Usage, err)
+		}
+		if c.Range == "" && e.Hint == "" {
 			e.WithHint("name the commits to check, e.g. git diffgate verify origin/main..HEAD")
 		}
 		return e
 	}
-	failed := 0
+	rep := VerifyReport{Range: spec, Commits: []CommitCheck{}}
+	signers, cleanup, err := allowedSigners(env, repo, spec, &rep)
+	if err != nil {
+		return rangeError(err)
+	}
+	defer cleanup()
+	commits, err := repo.FirstParentSigned(env.Ctx, spec, signers, TrailerKey)
+	if err != nil {
+		return rangeError(err)
+	}
 	for _, tc := range commits {
-		if problem := verifyCommit(tc); problem != "" {
-			failed++
-			fmt.Fprintf(env.Stdout, "%s %s: %s\n", short(tc.ID), tc.Subject, problem)
+		problem := verifyCommit(tc)
+		if problem == "" && signers != "" {
+			problem = signatureProblem(tc, rep.Signers)
+		}
+		rep.Commits = append(rep.Commits, CommitCheck{Commit: tc.ID, Subject: tc.Subject, OK: problem == "", Problem: problem, Signature: tc.Signature, Signer: tc.Signer})
+		if problem != "" {
+			rep.Failed++
 		}
 	}
-	if failed > 0 {
-		return exitcode.New(exitcode.Refused, "%d of %d commits in %s lack an approval of their own tree", failed, len(commits), spec).
-			WithHint("a commit gets its trailer when it is approved with git diffgate before it is committed")
+	if c.JSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printVerify(env, rep)
 	}
-	switch len(commits) {
-	case 0:
-		fmt.Fprintf(env.Stdout, "No commits in %s.\n", spec)
-	case 1:
-		fmt.Fprintf(env.Stdout, "The commit in %s carries an approval of its own tree.\n", spec)
-	default:
-		fmt.Fprintf(env.Stdout, "All %d commits in %s carry an approval of their own tree.\n", len(commits), spec)
+	if rep.Failed > 0 {
+		what := "an approval of their own tree"
+		if signers != "" {
+			what += " signed by an allowed key"
+		}
+		return exitcode.New(exitcode.Refused, "%d of %d commits in %s lack %s", rep.Failed, len(commits), spec, what).
+			WithHint("a commit gets its trailer when it is approved with git diffgate before it is committed, and its signature from commit.gpgsign")
 	}
 	return nil
+}
+
+// allowedSigners writes the allowed-signers file named by the configuration
+// committed at the range's base to a temporary file, and returns its path ("" when
+// signatures are not required). A range without a base cannot be checked for
+// signatures: it could bring its own key.
+func allowedSigners(env *cmdline.Env, repo *gitx.Repo, spec string, rep *VerifyReport) (string, func(), error) {
+	none := func() {}
+	left, _, ranged := strings.Cut(spec, "..")
+	rev := strings.TrimSuffix(left, ".")
+	if !ranged || rev == "" {
+		cfg, err := env.Config(repo, "HEAD")
+		if err != nil || cfg.Diffgate.AllowedSigners == "" {
+			return "", none, err
+		}
+		return "", none, exitcode.New(exitcode.Usage, "[diffgate] allowed_signers is set: signatures are checked against the file committed at the range's base, and %q has none", spec).
+			WithHint("name a range, e.g. git diffgate verify origin/main..HEAD")
+	}
+	base, err := repo.ResolveCommit(env.Ctx, rev)
+	if err != nil {
+		return "", none, exitcode.With(exitcode.Usage, err)
+	}
+	cfg, err := env.Config(repo, base)
+	if err != nil || cfg.Diffgate.AllowedSigners == "" {
+		return "", none, err
+	}
+	data, ok, err := repo.FileAt(env.Ctx, base, cfg.Diffgate.AllowedSigners)
+	if err != nil {
+		return "", none, err
+	}
+	if !ok {
+		return "", none, exitcode.New(exitcode.Usage, "%s names allowed_signers = %q, which %s does not have", config.FileName, cfg.Diffgate.AllowedSigners, short(base))
+	}
+	f, err := os.CreateTemp("", "git-diffgate-signers-*")
+	if err != nil {
+		return "", none, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", none, err
+	}
+	f.Close()
+	rep.Signers, rep.Base = cfg.Diffgate.AllowedSigners, base
+	return f.Name(), func() { os.Remove(f.Name()) }, nil
+}
+
+// signatureProblem says what is wrong with a commit's signature, or "".
+func signatureProblem(c gitx.TrailedCommit, signers string) string {
+	switch c.Signature {
+	case "G":
+		return ""
+	case "N":
+		return "not signed"
+	case "U":
+		return fmt.Sprintf("signed by a key that is not in %s (%s)", signers, c.Key)
+	case "B":
+		return "a bad signature"
+	case "X", "Y":
+		return "signed by an expired key"
+	case "R":
+		return "signed by a revoked key"
+	}
+	return "its signature cannot be checked (" + c.Signature + ")"
 }
 
 // verifyCommit says what is wrong with a commit's trailers, or "".
@@ -82,4 +193,27 @@ func verifyCommit(c gitx.TrailedCommit) string {
 		return "its " + TrailerKey + " trailer names no tree"
 	}
 	return fmt.Sprintf("its trailer approves tree %s, but the commit's tree is %s", strings.Join(named, ", "), short(c.Tree))
+}
+
+func printVerify(env *cmdline.Env, rep VerifyReport) {
+	for _, c := range rep.Commits {
+		if !c.OK {
+			fmt.Fprintf(env.Stdout, "%s %s: %s\n", short(c.Commit), c.Subject, c.Problem)
+		}
+	}
+	if rep.Failed > 0 {
+		return
+	}
+	what := "an approval of its own tree"
+	if rep.Signers != "" {
+		what += fmt.Sprintf(", signed by a key in %s as committed at %s", rep.Signers, short(rep.Base))
+	}
+	switch len(rep.Commits) {
+	case 0:
+		fmt.Fprintf(env.Stdout, "No commits in %s.\n", rep.Range)
+	case 1:
+		fmt.Fprintf(env.Stdout, "The commit in %s carries %s.\n", rep.Range, what)
+	default:
+		fmt.Fprintf(env.Stdout, "All %d commits in %s carry %s.\n", len(rep.Commits), rep.Range, strings.Replace(what, "its own", "their own", 1))
+	}
 }

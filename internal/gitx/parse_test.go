@@ -348,7 +348,7 @@ func TestParseTrailedCommits(t *testing.T) {
 	keys := []string{"K", "L"}
 	in := oidA + "\x1f" + oidB + "\x1f" + oidB + " " + oidA + "\x1fsubject one\x1fv1\x1dv2\x1f w \x1e\n" +
 		oidB + "\x1f" + oidA + "\x1f\x1fno trailer\x1f\x1f\x1e\n"
-	got, err := ParseTrailedCommits([]byte(in), keys)
+	got, err := ParseTrailedCommits([]byte(in), false, keys)
 	if err != nil || len(got) != 2 {
 		t.Fatalf("%v %v", got, err)
 	}
@@ -358,10 +358,15 @@ func TestParseTrailedCommits(t *testing.T) {
 	if len(got[0].Parents) != 2 || len(got[1].Parents) != 0 || len(got[1].Trailers["K"]) != 0 {
 		t.Errorf("%+v", got)
 	}
-	if _, err := ParseTrailedCommits([]byte("a\x1fb\x1e"), keys); err == nil {
+	if _, err := ParseTrailedCommits([]byte("a\x1fb\x1e"), false, keys); err == nil {
 		t.Error("accepted a short record")
 	}
-	if _, err := ParseTrailedCommits([]byte(oidA+"\x1f"+oidB+"\x1f\x1fsub\x1fject\x1f\x1f\x1e"), keys); err == nil {
+	signed := oidA + "\x1f" + oidB + "\x1f\x1fsigned\x1fG\x1falice@example.com\x1fSHA256:x\x1fv\x1f\x1e"
+	got, err = ParseTrailedCommits([]byte(signed), true, keys)
+	if err != nil || len(got) != 1 || got[0].Signature != "G" || got[0].Signer != "alice@example.com" || got[0].Key != "SHA256:x" || got[0].Trailers["K"][0] != "v" {
+		t.Errorf("signed: %+v %v", got, err)
+	}
+	if _, err := ParseTrailedCommits([]byte(oidA+"\x1f"+oidB+"\x1f\x1fsub\x1fject\x1f\x1f\x1e"), false, keys); err == nil {
 		t.Error("accepted a subject that carries the separator")
 	}
 }

@@ -216,31 +216,60 @@ func (r *Repo) AddTrailer(ctx context.Context, file, trailer string) error {
 }
 
 // TrailedCommit is a commit on a first-parent chain with the values of the
-// trailers asked for.
+// trailers asked for, and its signature when it was checked.
 type TrailedCommit struct {
 	ID, Tree, Subject string
 	Parents           []string
 	Trailers          map[string][]string // by key, as asked for
+	// Signature is git's %G? for the commit: G good (by a listed key), U good
+	// by a key that is not listed, N none, B bad, E cannot be checked, X/Y
+	// expired, R revoked; "" when signatures were not checked.
+	Signature string
+	Signer    string // the principal of a good signature (%GS)
+	Key       string // the key's fingerprint (%GK)
 }
 
 // FirstParentTrailers lists the commits of a range along the first parent,
 // newest first, with the values of the trailers keys as git's own trailer
 // parser finds them.
 func (r *Repo) FirstParentTrailers(ctx context.Context, rangeSpec string, keys ...string) ([]TrailedCommit, error) {
+	return r.firstParent(ctx, rangeSpec, "", keys)
+}
+
+// FirstParentSigned is FirstParentTrailers with each commit's SSH signature
+// checked against an OpenSSH allowed-signers file, as git verify-commit does.
+func (r *Repo) FirstParentSigned(ctx context.Context, rangeSpec, allowedSigners string, keys ...string) ([]TrailedCommit, error) {
+	return r.firstParent(ctx, rangeSpec, allowedSigners, keys)
+}
+
+func (r *Repo) firstParent(ctx context.Context, rangeSpec, allowedSigners string, keys []string) ([]TrailedCommit, error) {
 	format := "%H%x1f%T%x1f%P%x1f%s"
+	// rev-list never checks signatures (its %G? is always N): git log does,
+	// told not to print them on its own (log.showSignature)
+	args := []string{"rev-list", "--first-parent", "--no-commit-header"}
+	if allowedSigners != "" {
+		format += "%x1f%G?%x1f%GS%x1f%GK"
+		args = []string{"-c", "gpg.ssh.allowedSignersFile=" + allowedSigners, "log", "--first-parent", "--no-show-signature", "--no-color"}
+	}
 	for _, k := range keys {
 		format += "%x1f%(trailers:key=" + k + ",valueonly,separator=%x1d)"
 	}
-	out, err := r.output(ctx, "rev-list", "--first-parent", "--no-commit-header", "--format="+format+"%x1e", rangeSpec, "--")
+	args = append(args, "--format="+format+"%x1e", rangeSpec, "--")
+	out, err := r.output(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseTrailedCommits(out, keys)
+	return ParseTrailedCommits(out, allowedSigners != "", keys)
 }
 
 // ParseTrailedCommits parses FirstParentTrailers' records: id, tree, parents,
-// subject, then one field a key whose values are separated by 0x1d.
-func ParseTrailedCommits(b []byte, keys []string) ([]TrailedCommit, error) {
+// subject, the signature's three fields when signed is set, then one field a
+// key whose values are separated by 0x1d.
+func ParseTrailedCommits(b []byte, signed bool, keys []string) ([]TrailedCommit, error) {
+	fixed := 4
+	if signed {
+		fixed = 7
+	}
 	var out []TrailedCommit
 	for _, rec := range bytes.Split(b, []byte{0x1e}) {
 		rec = bytes.Trim(rec, "\n")
@@ -248,12 +277,15 @@ func ParseTrailedCommits(b []byte, keys []string) ([]TrailedCommit, error) {
 			continue
 		}
 		f := strings.Split(string(rec), "\x1f")
-		if len(f) != 4+len(keys) {
+		if len(f) != fixed+len(keys) {
 			return nil, fmt.Errorf("rev-list: malformed record %q", clip(rec))
 		}
 		c := TrailedCommit{ID: f[0], Tree: f[1], Parents: strings.Fields(f[2]), Subject: f[3], Trailers: map[string][]string{}}
+		if signed {
+			c.Signature, c.Signer, c.Key = f[4], f[5], f[6]
+		}
 		for i, k := range keys {
-			for _, v := range strings.Split(f[4+i], "\x1d") {
+			for _, v := range strings.Split(f[fixed+i], "\x1d") {
 				if v = strings.TrimSpace(v); v != "" {
 					c.Trailers[k] = append(c.Trailers[k], v)
 				}

@@ -201,7 +201,15 @@ func (r *Repo) Commit(ctx context.Context, message string, allowEmpty bool) erro
 
 // CommitTree writes a commit of tree with parents and message; no ref moves.
 func (r *Repo) CommitTree(ctx context.Context, tree string, parents []string, message string) (string, error) {
+	return r.CommitTreeSigned(ctx, tree, parents, message, false)
+}
+
+// CommitTreeSigned is CommitTree, signed with the user's key when sign is set.
+func (r *Repo) CommitTreeSigned(ctx context.Context, tree string, parents []string, message string, sign bool) (string, error) {
 	args := []string{"commit-tree", tree}
+	if sign {
+		args = append(args, "-S")
+	}
 	for _, p := range parents {
 		args = append(args, "-p", p)
 	}

@@ -207,7 +207,8 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (st
 		subject = w.Branch
 	}
 	msg := fmt.Sprintf("Merge #%s: %s\n\n%s: %s\n%s\n", w.Issue, subject, MergeTrailer, w.Issue, approvalTrailer(a))
-	commit, err := e.Repo.CommitTree(e.Ctx, plan.target.Tree, []string{plan.baseTip, plan.branchTip}, msg)
+	// signed like the user's own commits: git diffgate verify may require it
+	commit, err := e.Repo.CommitTreeSigned(e.Ctx, plan.target.Tree, []string{plan.baseTip, plan.branchTip}, msg, e.Repo.SignsCommits(e.Ctx))
 	if err != nil {
 		return "", err
 	}
