@@ -1,8 +1,12 @@
 package gittdd_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +15,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -25,6 +30,55 @@ var commands = map[string]func(){
 	"git-diffgate": func() { os.Exit(diffgate.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	"git-tdd":      func() { os.Exit(tdd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	"ttyrun":       func() { os.Exit(ttydriver.Main()) },
+	"fakellm":      fakeLLM,
+}
+
+// fakeLLM serves the Anthropic Messages API on loopback for git tdd run's
+// scripts: fakellm ANSWERS.json URLFILE. Each request gets the next answer:
+// {"text": "...", "stop": "end_turn" | "max_tokens"} or {"status": 429}. The
+// server's URL is written to URLFILE once it listens; it runs until killed.
+func fakeLLM() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: fakellm ANSWERS.json URLFILE")
+		os.Exit(2)
+	}
+	var answers []struct {
+		Text, Stop string
+		Status     int
+	}
+	data, err := os.ReadFile(os.Args[1])
+	if err == nil {
+		err = json.Unmarshal(data, &answers)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		a := answers[min(n, len(answers)-1)]
+		n++
+		mu.Unlock()
+		if a.Status != 0 {
+			w.Header().Set("retry-after", "0")
+			w.WriteHeader(a.Status)
+			io.WriteString(w, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
+			return
+		}
+		body, _ := json.Marshal(map[string]any{"id": "m", "type": "message", "role": "assistant", "model": "fake",
+			"content": []map[string]string{{"type": "text", "text": a.Text}}, "stop_reason": a.Stop,
+			"usage": map[string]int{"input_tokens": 100, "output_tokens": 10}})
+		w.Header().Set("content-type", "application/json")
+		w.Write(body)
+	}))
+	if err := os.WriteFile(os.Args[2], []byte(srv.URL), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	select {}
 }
 
 func TestMain(m *testing.M) {
@@ -49,6 +103,7 @@ func TestScripts(t *testing.T) {
 			"hostile-files": cmdHostileFiles,
 			"bigline":       cmdBigLine,
 			"capture":       cmdCapture,
+			"waitfile":      cmdWaitFile,
 		},
 		// [env:NAME] holds when NAME is set: scripts that need pytest skip without
 		// it, unless GIT_TDD_REQUIRE_PYTEST is set (as CI does).
@@ -91,7 +146,15 @@ func setupGit(env *testscript.Env) error {
 	if c := goCache(); c != "" {
 		env.Setenv("GOCACHE", c)
 	}
-	return nil
+	// the scripted fake agent of git tdd run's scripts, at $WORK/agent
+	src, err := os.ReadFile(filepath.Join("testdata", "agent", "fake_agent.py"))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(env.WorkDir, "agent"), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(env.WorkDir, "agent", "agent.py"), src, 0o644)
 }
 
 // exits CODE PROGRAM [ARG...] runs a program and checks its exact exit code.
@@ -172,4 +235,18 @@ func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s: %v", strings.Join(args[1:], " "), err)
 	}
 	ts.Setenv(args[0], strings.TrimSpace(ts.ReadFile("stdout")))
+}
+
+// waitfile FILE waits (up to 10 s) until FILE exists and is not empty.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile FILE")
+	}
+	for i := 0; i < 1000; i++ {
+		if fi, err := os.Stat(ts.MkAbs(args[0])); err == nil && fi.Size() > 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ts.Fatalf("%s did not appear", args[0])
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -75,7 +76,10 @@ func benchTDD(r *runner) error {
 	if err := benchStatus(r, repo); err != nil {
 		return err
 	}
-	return benchReprove(r)
+	if err := benchReprove(r); err != nil {
+		return err
+	}
+	return benchRun(r)
 }
 
 // benchReprove: merge's re-proof (the red's tests at the red commit in a
@@ -161,5 +165,61 @@ func writeTree(dir string, files map[string]string) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// benchRun: git tdd run's own time per loop iteration (everything but the
+// agent's and the tests' time) with a scripted agent, from its --json events:
+// the run to the review, less every agent call and every test run, over its
+// two iterations (tests, then code) (goal ≤ 100 ms).
+func benchRun(r *runner) error {
+	if _, err := exec.LookPath("pytest"); err != nil {
+		fmt.Println("run      skipped: pytest is not installed")
+		return nil
+	}
+	repo := filepath.Join(r.work, "run")
+	agent := filepath.Join(r.work, "run-agent.py")
+	answers := `["### FILE: tests/test_mul.py\n` + "```python\\nimport calc\\n\\n\\ndef test_mul():\\n    assert calc.mul(2, 3) == 6\\n```" + `\n",` +
+		`"### FILE: calc/__init__.py\n` + "```python\\ndef add(a, b):\\n    return a + b\\n\\n\\ndef mul(a, b):\\n    return a * b\\n```" + `\n"]`
+	script := "import json, os, sys\nsys.stdin.read()\nd = os.path.dirname(os.path.abspath(__file__))\np = os.path.join(d, 'run-count')\n" +
+		"n = int(open(p).read()) if os.path.exists(p) else 0\nopen(p, 'w').write(str(n + 1))\n" +
+		"a = json.load(open(os.path.join(d, 'run-answers.json')))\nsys.stdout.write(a[n % len(a)])\n"
+	files := map[string]string{"conftest.py": "", "calc/__init__.py": "def add(a, b):\n    return a + b\n", "docs/lld.md": "# mul\n",
+		"tests/test_add.py": "import calc\n\n\ndef test_add():\n    assert calc.add(2, 3) == 5\n"}
+	if err := writeTree(repo, files); err != nil {
+		return err
+	}
+	if err := writeTree(r.work, map[string]string{"run-agent.py": script, "run-answers.json": answers}); err != nil {
+		return err
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-qm", "base"},
+		{"config", "--add", "tdd.agent.command", "python3"}, {"config", "--add", "tdd.agent.command", agent}} {
+		if _, err := r.sh(repo, nil, "git", args...); err != nil {
+			return err
+		}
+	}
+	var overheads []time.Duration
+	for i := 0; i < r.runs; i++ {
+		issue := fmt.Sprint(100 + i)
+		out, _ := r.sh(repo, nil, "git", "tdd", "run", issue, "--lld", "docs/lld.md", "--auto", "--json")
+		var total, agents, tests int64
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			var ev struct {
+				Event     string `json:"event"`
+				ElapsedMS int64  `json:"elapsed_ms"`
+				AgentMS   int64  `json:"agent_ms"`
+				TestsMS   int64  `json:"tests_ms"`
+			}
+			if json.Unmarshal([]byte(line), &ev) != nil {
+				return fmt.Errorf("run --json printed %q", line)
+			}
+			total = max(total, ev.ElapsedMS)
+			agents += ev.AgentMS
+			tests += ev.TestsMS
+		}
+		overheads = append(overheads, time.Duration(total-agents-tests)*time.Millisecond/2)
+	}
+	o := medianOf(overheads)
+	fmt.Printf("run      git tdd run's own time per loop iteration: %v (goal ≤ 100ms) %s\n", round(o), verdict(o <= 100*time.Millisecond))
 	return nil
 }

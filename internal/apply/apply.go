@@ -71,6 +71,17 @@ func (e *Env) tree(p string) (files, string, error) {
 	return t, rel, nil
 }
 
+// Resolve checks p with the path gate, as a write or patch would, and returns
+// it relative to the working tree; nothing is read or written.
+func (e *Env) Resolve(p string) (string, error) {
+	t, rel, err := e.tree(p)
+	if err != nil {
+		return "", err
+	}
+	t.Close()
+	return rel, nil
+}
+
 // resolve checks p with the path gate; a refused path is exit 2 and is audited.
 func (e *Env) resolve(t files, p string) (string, error) {
 	rel, err := t.Resolve(e.Cwd, p)

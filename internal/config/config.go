@@ -108,6 +108,31 @@ type Issue struct {
 	MaxIterations int      `toml:"max_iterations"`
 }
 
+// UserFile is where a user's own settings live, under the XDG configuration
+// directory: only its [agent] table is read.
+const UserFile = "git-tdd/config.toml"
+
+// OverrideAgent reads a user's [agent] table (name is used in errors) over a.
+func OverrideAgent(a Agent, data []byte, name string) (Agent, error) {
+	var doc struct {
+		Agent *Agent `toml:"agent"`
+	}
+	doc.Agent = &a
+	md, err := toml.Decode(string(data), &doc)
+	if err != nil {
+		return a, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
+	}
+	for _, k := range md.Undecoded() {
+		return a, &Error{File: name, Line: keyLine(string(data), k), Msg: fmt.Sprintf("unknown key %q (only [agent] is read here)", k.String())}
+	}
+	c := Default()
+	c.Agent = a
+	if err := c.validate(); err != nil {
+		return a, &Error{File: name, Msg: err.msg}
+	}
+	return a, nil
+}
+
 // Duration is a TOML string such as "300s" or "5m".
 type Duration struct{ time.Duration }
 

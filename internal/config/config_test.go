@@ -98,3 +98,18 @@ func TestNearest(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+func TestOverrideAgent(t *testing.T) {
+	a := Default().Agent
+	a.Provider, a.Model = "anthropic", "committed"
+	got, err := OverrideAgent(a, []byte("[agent]\nmodel = \"mine\"\ntimeout = \"30s\"\n"), "config.toml")
+	if err != nil || got.Model != "mine" || got.Provider != "anthropic" || got.Timeout.Duration.Seconds() != 30 {
+		t.Errorf("%+v %v", got, err)
+	}
+	if _, err := OverrideAgent(a, []byte("[test]\ncommand = [\"true\"]\n"), "config.toml"); err == nil || !strings.Contains(err.Error(), "only [agent] is read here") {
+		t.Errorf("a user file may not change the tests: %v", err)
+	}
+	if _, err := OverrideAgent(a, []byte("[agent]\nmode = \"yolo\"\n"), "config.toml"); err == nil {
+		t.Error("an invalid mode")
+	}
+}

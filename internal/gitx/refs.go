@@ -80,6 +80,18 @@ func (r *Repo) Exclude(pattern string) error {
 	return f.Close()
 }
 
+// ConfigValues reads every value of a multi-valued configuration key.
+func (r *Repo) ConfigValues(ctx context.Context, key string) ([]string, error) {
+	out, err := r.output(ctx, "config", "-z", "--get-all", key)
+	if exitCode(err) == 1 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
 // Reflog lists the commits HEAD of this working tree has pointed at, newest
 // first (a linked worktree has a HEAD reflog of its own).
 func (r *Repo) Reflog(ctx context.Context) ([]string, error) {

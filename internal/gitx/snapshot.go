@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -341,4 +343,30 @@ func ParseLsTree(b []byte) (map[string]TreeEntry, error) {
 		out[path] = TreeEntry{Mode: uint32(mode), Type: f[1], OID: f[2], Path: path}
 	}
 	return out, nil
+}
+
+// RestorePaths puts paths back as tree has them: the file's content from tree,
+// or, for a path tree lacks, no file.
+func (r *Repo) RestorePaths(ctx context.Context, tree string, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	have, err := r.LsTree(ctx, tree, paths)
+	if err != nil {
+		return err
+	}
+	var back []string
+	for _, p := range paths {
+		if _, ok := have[p]; ok {
+			back = append(back, p)
+		} else if err := os.Remove(filepath.Join(r.Top, filepath.FromSlash(p))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if len(back) == 0 {
+		return nil
+	}
+	_, err = r.outputIn(ctx, []byte(strings.Join(back, "\x00")+"\x00"),
+		slices.Concat(noHooks, []string{"--literal-pathspecs", "checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul"})...)
+	return err
 }

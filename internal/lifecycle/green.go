@@ -42,6 +42,7 @@ func (e *Env) Green(issue string) (err error) {
 	if err != nil {
 		return err
 	}
+	result.Run = res
 	var sign bool
 	var g errgroup.Group
 	g.Go(func() error { return e.unchangedSince(wt, p.rules, p.staged) })

@@ -28,9 +28,10 @@ type Env struct {
 	Out    io.Writer                                // results
 	Err    io.Writer                                // diagnostics, and the tests' live output
 	Getenv func(string) string
-	Color  string // the --color flag
-	Cwd    string // where paths given on the command line are relative to (-C)
-	JSON   bool   // red, green and merge print a GateResult instead of text
+	Color  string      // the --color flag
+	Cwd    string      // where paths given on the command line are relative to (-C)
+	JSON   bool        // red, green and merge print a GateResult instead of text
+	Last   *GateResult // the last gate's result, printed or not
 }
 
 var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)

@@ -38,6 +38,7 @@ func (e *Env) Red(issue string) (err error) {
 	if err != nil {
 		return err
 	}
+	result.Run = res
 	// what the verdict needs, beside the check that nothing frozen changed
 	var changed map[string]bool
 	var ours func(runner.Test) bool

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/runner"
 )
 
 // GateResult is what red, green and merge print with --json, passed or not;
@@ -18,11 +19,19 @@ type GateResult struct {
 	Tests    []string `json:"tests"`  // the tests the verdict is about
 	Commit   string   `json:"commit"` // the commit the gate wrote, if any
 	Proved   *Proved  `json:"proved,omitempty"`
+	// Run is the test run the verdict came from, for git tdd run's next
+	// prompt (its output's tail); not printed.
+	Run *runner.Result `json:"-"`
 }
 
 // emit prints r as JSON when --json was given, completing it from err, the
-// gate's own error, which it returns unless the printing fails.
+// gate's own error, which it returns unless the printing fails; the result is
+// kept in Last.
 func (e *Env) emit(r *GateResult, err error) error {
+	e.Last = r
+	if r.Verdict == "" && err != nil {
+		r.Message = err.Error()
+	}
 	if !e.JSON {
 		return err
 	}

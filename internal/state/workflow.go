@@ -32,6 +32,21 @@ type Workflow struct {
 	Updated    time.Time `toml:"updated"`
 	Merged     string    `toml:"merged,omitempty"` // the merge commit
 	Backup     string    `toml:"backup,omitempty"` // the backup ref an abort saved
+	Run        *Run      `toml:"run,omitempty"`    // git tdd run's progress, when it drives the workflow
+}
+
+// Run is where git tdd run is in seed 002's graph, saved after every step so
+// that run resumes there.
+type Run struct {
+	Node       string    `toml:"node"`       // scaffold, red, implement, green, lint, review, merged, aborted
+	Scaffolds  int       `toml:"scaffolds"`  // refused scaffolds since the last valid red
+	Implements int       `toml:"implements"` // failed implementations since the last green
+	Calls      int       `toml:"calls"`      // agent calls in all
+	TokensIn   int       `toml:"tokens_in"`
+	TokensOut  int       `toml:"tokens_out"`
+	Seconds    float64   `toml:"seconds"`            // time spent running, over every session
+	Feedback   string    `toml:"feedback,omitempty"` // why the last attempt did not pass, for the next prompt
+	Started    time.Time `toml:"started"`
 }
 
 // RedRecord is what a valid red proved.

@@ -1,0 +1,110 @@
+// Package agent asks the configured coding agent for an answer: a local
+// command that reads the prompt on stdin and answers on stdout, or a model
+// behind the Anthropic Messages API or an OpenAI-compatible chat API, reached
+// through their official SDKs (retries, rate-limit back-off, typed stop reasons).
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/runner"
+)
+
+// Answer is what one call returned.
+type Answer struct {
+	Text       string
+	TokensIn   int
+	TokensOut  int
+	Truncated  bool   // the model stopped at its token limit
+	StopReason string // as the provider said it
+	Elapsed    time.Duration
+}
+
+// Agent answers prompts.
+type Agent interface {
+	// Ask sends prompt; dir is the worktree (where an agent that edits files
+	// itself runs).
+	Ask(ctx context.Context, prompt, dir string) (*Answer, error)
+	// Describe says, for the data policy, where prompts go.
+	Describe() string
+	// EditsFiles reports whether the agent changes the worktree itself (mode
+	// "edit"), rather than answering with files.
+	EditsFiles() bool
+}
+
+// Options are what New needs besides the configuration.
+type Options struct {
+	Env     []string              // the sealed environment a command runs in
+	Getenv  func(string) string   // where API keys are read from
+	Stderr  io.Writer             // a command's own diagnostics
+	Count   func(text string) int // counts a command's tokens, which it does not report
+	Retries int                   // HTTP retries; 0 is 3
+}
+
+// New returns the agent that cfg configures.
+func New(cfg config.Agent, o Options) (Agent, error) {
+	if o.Retries == 0 {
+		o.Retries = 3
+	}
+	switch {
+	case len(cfg.Command) > 0 && cfg.Provider != "":
+		return nil, errors.New("[agent] sets both command and provider: choose one")
+	case len(cfg.Command) > 0:
+		return &command{cfg: cfg, o: o}, nil
+	case cfg.Mode == "edit":
+		return nil, errors.New(`[agent] mode = "edit" needs a command that edits the worktree itself (claude -p, codex exec, aider --message)`)
+	case cfg.Provider == "anthropic":
+		return newAnthropic(cfg, o)
+	case cfg.Provider == "openai":
+		return newOpenAI(cfg, o)
+	}
+	return nil, errors.New("no agent is configured: set [agent] command, or provider and model, in .git-tdd.toml")
+}
+
+// command is a local program: prompt on stdin, answer on stdout.
+type command struct {
+	cfg config.Agent
+	o   Options
+}
+
+func (c *command) Describe() string {
+	return "the command " + strings.Join(c.cfg.Command, " ")
+}
+
+func (c *command) EditsFiles() bool { return c.cfg.Mode == "edit" }
+
+func (c *command) Ask(ctx context.Context, prompt, dir string) (*Answer, error) {
+	start := time.Now()
+	out, err := runner.Capture(ctx, runner.Call{Argv: c.cfg.Command, Dir: dir, Env: c.o.Env, Stdin: []byte(prompt),
+		Timeout: c.cfg.Timeout.Duration, Stderr: c.o.Stderr})
+	if err != nil {
+		return nil, err
+	}
+	a := &Answer{Text: string(out), Elapsed: time.Since(start), StopReason: "exit 0"}
+	if c.o.Count != nil {
+		a.TokensIn, a.TokensOut = c.o.Count(prompt), c.o.Count(a.Text)
+	}
+	return a, nil
+}
+
+// apiKey reads the key from the configured variable, or the provider's usual one.
+func apiKey(cfg config.Agent, o Options, usual string) (string, string) {
+	name := cfg.APIKeyEnv
+	if name == "" {
+		name = usual
+	}
+	return name, o.Getenv(name)
+}
+
+func needModel(cfg config.Agent) error {
+	if cfg.Model == "" {
+		return fmt.Errorf("[agent] provider = %q needs a model", cfg.Provider)
+	}
+	return nil
+}

@@ -1,0 +1,130 @@
+package prompts
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/gitx"
+)
+
+// Conventions are the repository's test conventions, which the scaffold
+// prompt states.
+type Conventions struct {
+	Command   []string // the test command
+	Runner    string   // pytest, go, generic
+	TestPaths []string // where tests go
+	Examples  []File   // an existing test file or two, to copy the style of
+}
+
+// Loop is what git tdd run tells the agent at a node.
+type Loop struct {
+	Issue       string
+	LLD         File
+	Context     []File
+	Conventions Conventions
+	// Feedback is why the last attempt did not pass: the gate's verdict and
+	// the end of the test output.
+	Feedback string
+	Attempt  int // 1-based
+	Max      int
+	// Files are what the implementation may change (N3): small ones shown
+	// whole, large ones to be patched with FIND/REPLACE blocks.
+	Files []File
+	// Tests are the failing tests N3 must make pass.
+	Tests    []File
+	MaxLines int
+	MaxBytes int
+	// EditsFiles: the agent edits the worktree itself instead of answering
+	// with files.
+	EditsFiles bool
+}
+
+// Scaffold is N1's prompt: write failing tests for the design, and nothing else.
+func Scaffold(l Loop) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "You are writing the tests for issue #%s, test first: the tests must FAIL now, because the code they test does not exist yet (or is wrong), and pass once it is written.\n\n", l.Issue)
+	l.shared(&b)
+	c := l.Conventions
+	fmt.Fprintf(&b, "## The repository's tests\n\nThey run with `%s` (runner: %s). Test files live in: %s.\n\n", strings.Join(c.Command, " "), c.Runner, strings.Join(c.TestPaths, ", "))
+	for _, e := range c.Examples {
+		fmt.Fprintf(&b, "An existing test, to follow its style: %s\n\n%s\n\n", e.Path, fenced(e.Content))
+	}
+	b.WriteString("## Your task\n\n" +
+		"Write the tests the design asks for. Only test files and test configuration may change: any other file is refused.\n" +
+		"Each test must fail by assertion (or by importing a name of this repository that does not exist yet), not by an error of its own: a test that only says `assert False` or skips is refused.\n\n")
+	l.feedback(&b)
+	l.answerFormat(&b, true)
+	return b.String()
+}
+
+// Implement is N3's prompt: make the failing tests pass, without touching them.
+func Implement(l Loop) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "You are implementing issue #%s. The tests below fail; change the code so that they pass, and every other test still passes.\n\n", l.Issue)
+	l.shared(&b)
+	for _, t := range l.Tests {
+		fmt.Fprintf(&b, "## Failing test: %s\n\n%s\n\n", t.Path, fenced(t.Content))
+	}
+	for _, f := range l.Files {
+		if IsLarge([]byte(f.Content), l.MaxLines, l.MaxBytes) {
+			fmt.Fprintf(&b, "## %s (%d lines: large, change it with FIND/REPLACE blocks only)\n\n%s\n\n", f.Path, gitx.CountLines([]byte(f.Content)), fenced(f.Content))
+		} else {
+			fmt.Fprintf(&b, "## %s\n\n%s\n\n", f.Path, fenced(f.Content))
+		}
+	}
+	b.WriteString("## Your task\n\nWrite the code the design asks for. Do NOT change any test, test data or test configuration (conftest.py, pytest.ini, pyproject.toml's pytest section): such a change is refused and rolled back.\n\n")
+	l.feedback(&b)
+	l.answerFormat(&b, false)
+	return b.String()
+}
+
+func (l Loop) shared(b *strings.Builder) {
+	if l.LLD.Content != "" {
+		fmt.Fprintf(b, "## The design: %s\n\n%s\n\n", l.LLD.Path, strings.TrimSpace(l.LLD.Content))
+	}
+	for _, f := range l.Context {
+		fmt.Fprintf(b, "## Context: %s\n\n%s\n\n", f.Path, fenced(f.Content))
+	}
+}
+
+func (l Loop) feedback(b *strings.Builder) {
+	if l.Feedback == "" {
+		return
+	}
+	fmt.Fprintf(b, "## Attempt %d of %d: the last one did not pass\n\n%s\n\n", l.Attempt, l.Max, fenced(l.Feedback))
+}
+
+func (l Loop) answerFormat(b *strings.Builder, tests bool) {
+	if l.EditsFiles {
+		b.WriteString("Make the changes in the working tree yourself; you are in it. Do not commit.\n")
+		return
+	}
+	what := "file"
+	if tests {
+		what = "test file"
+	}
+	fmt.Fprintf(b, `## How to answer
+
+For each %s you create or change, a line "### FILE: <path>" (relative to the repository's top), then either
+- the whole file in one fenced block (new files, and files that are not large), or
+- for a large file, FIND/REPLACE blocks:
+
+### FILE: <path>
+### CHANGE 1: <what it does>
+FIND:
+`+"```"+`
+<lines copied exactly from the file, with enough context to match once>
+`+"```"+`
+REPLACE WITH:
+`+"```"+`
+<the lines that take their place>
+`+"```"+`
+
+Paths outside the repository are refused. Nothing you write is run except by the test command.
+`, what)
+}
+
+func fenced(s string) string {
+	f := fence(s)
+	return f + "\n" + strings.TrimRight(s, "\n") + "\n" + f
+}
