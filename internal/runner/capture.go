@@ -69,17 +69,22 @@ func Capture(ctx context.Context, c Call) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
-// limitedBuffer keeps at most max bytes and notes that there were more.
+// limitedBuffer keeps at most max bytes and notes that there were more. The
+// buffer is a field, not embedded: an embedded bytes.Buffer would lend it
+// ReadFrom, and io.Copy (as os/exec uses it) would then bypass Write's limit.
 type limitedBuffer struct {
-	bytes.Buffer
+	buf  bytes.Buffer
 	max  int64
 	over bool
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
-	if int64(b.Len()+len(p)) > b.max {
+	if int64(b.buf.Len()+len(p)) > b.max {
 		b.over = true
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
 }
+
+// Bytes is what was kept.
+func (b *limitedBuffer) Bytes() []byte { return b.buf.Bytes() }
