@@ -154,7 +154,36 @@ func setupGit(env *testscript.Env) error {
 	if err := os.MkdirAll(filepath.Join(env.WorkDir, "agent"), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(env.WorkDir, "agent", "agent.py"), src, 0o644)
+	if err := os.WriteFile(filepath.Join(env.WorkDir, "agent", "agent.py"), src, 0o644); err != nil {
+		return err
+	}
+	// git tdd issue's fake drafter, reviewer, editor and gh, at $WORK/fakes
+	return copyDir(filepath.Join("testdata", "issue"), filepath.Join(env.WorkDir, "fakes"))
+}
+
+// copyDir copies the files of src into dst, keeping their modes.
+func copyDir(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return err
+		}
+		info, err := e.Info()
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, info.Mode().Perm()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // exits CODE PROGRAM [ARG...] runs a program and checks its exact exit code.

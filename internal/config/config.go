@@ -106,6 +106,7 @@ type Issue struct {
 	ReviewPrompt  string   `toml:"review_prompt"`
 	Repo          string   `toml:"repo"`
 	MaxIterations int      `toml:"max_iterations"`
+	Timeout       Duration `toml:"timeout"` // for each drafter and reviewer call
 }
 
 // UserFile is where a user's own settings live, under the XDG configuration
@@ -167,6 +168,7 @@ func Default() *Config {
 			Template:      "docs/templates/0101-issue-template.md",
 			ReviewPrompt:  "docs/skills/0701c-Issue-Review-Prompt.md",
 			MaxIterations: 20,
+			Timeout:       Duration{10 * time.Minute},
 		},
 	}
 }
@@ -300,6 +302,12 @@ func (c *Config) validate() *invalid {
 		return bad("agent.mode", "must be \"text\" or \"edit\", not %q", c.Agent.Mode)
 	case c.Issue.MaxIterations < 1:
 		return bad("issue.max_iterations", "must be at least 1")
+	case c.Issue.Timeout.Duration <= 0:
+		return bad("issue.timeout", "must be positive")
+	case c.Issue.ReviewPrompt == "":
+		return bad("issue.review_prompt", "must name the review prompt's file")
+	case c.Issue.Repo != "" && !validRepo(c.Issue.Repo):
+		return bad("issue.repo", "must be owner/name or host/owner/name, not %q", c.Issue.Repo)
 	}
 	for k := range c.Test.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
@@ -312,6 +320,20 @@ func (c *Config) validate() *invalid {
 		}
 	}
 	return nil
+}
+
+// validRepo accepts gh's repository names: owner/name or host/owner/name.
+func validRepo(r string) bool {
+	parts := strings.Split(r, "/")
+	if len(parts) < 2 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.HasPrefix(p, "-") || strings.ContainsAny(p, " \t\n\x00") {
+			return false
+		}
+	}
+	return true
 }
 
 func oneOf(s string, options ...string) bool {

@@ -56,6 +56,9 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 		{"empty command", "[test]\ncommand = []\n", "test.command", 2},
 		{"zero threshold", "[diffgate]\nchange_ratio_threshold = 0.0\n", "must be positive", 2},
 		{"bad agent mode", "[agent]\nmode = \"yolo\"\n", "agent.mode", 2},
+		{"bad issue repo", "[issue]\nrepo = \"--web\"\n", "issue.repo", 2},
+		{"empty review prompt", "[issue]\nreview_prompt = \"\"\n", "issue.review_prompt", 2},
+		{"zero issue timeout", "[issue]\ntimeout = \"0s\"\n", "issue.timeout", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

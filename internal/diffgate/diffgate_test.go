@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/git-tdd/git-tdd/internal/gitx"
 )
@@ -58,13 +57,6 @@ func TestDropStaleTrailersEndsWithNewline(t *testing.T) {
 	os.WriteFile(p, []byte("Merge branch 'f'"), 0o644)
 	dropStaleTrailers(p, "x")
 	if got, _ := os.ReadFile(p); string(got) != "Merge branch 'f'\n" {
-		t.Errorf("%q", got)
-	}
-}
-
-func TestTrailerFormat(t *testing.T) {
-	at := time.Date(2026, 11, 21, 13, 4, 5, 0, time.FixedZone("x", 3600))
-	if got := Trailer(at, "abc"); got != "Diffgate-Approved: 2026-11-21T12:04:05Z tree=abc" {
 		t.Errorf("%q", got)
 	}
 }

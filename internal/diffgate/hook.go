@@ -2,12 +2,10 @@ package diffgate
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
@@ -23,7 +21,7 @@ type HookCmd struct {
 }
 
 // TrailerKey is the trailer that records an approval in a commit message.
-const TrailerKey = "Diffgate-Approved"
+const TrailerKey = review.TrailerKey
 
 // Run dispatches to the hook (when run through the command line, for -h).
 func (c *HookCmd) Run(env *cmdline.Env) error {
@@ -120,7 +118,7 @@ func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string) error {
 		return err
 	}
 	if a := st.FindApproval(t.Tree, t.BaseCommit); a != nil {
-		return repo.AddTrailer(env.Ctx, msgFile, Trailer(a.Time, t.Tree))
+		return repo.AddTrailer(env.Ctx, msgFile, review.Trailer(a.Time, t.Tree))
 	}
 	if t.BaseCommit == "" {
 		return nil
@@ -139,14 +137,9 @@ func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string) error {
 		return repo.AddTrailer(env.Ctx, msgFile, strings.TrimSpace(m[0]))
 	}
 	if at, ok := st.ReviewedAt(t.BaseCommit); ok {
-		return repo.AddTrailer(env.Ctx, msgFile, Trailer(at, t.Tree))
+		return repo.AddTrailer(env.Ctx, msgFile, review.Trailer(at, t.Tree))
 	}
 	return nil
-}
-
-// Trailer is the trailer recording an approval of tree at time.
-func Trailer(at time.Time, tree string) string {
-	return fmt.Sprintf("%s: %s tree=%s", TrailerKey, at.UTC().Format(time.RFC3339), tree)
 }
 
 // dropStaleTrailers removes the trailers that name another tree, and ends the

@@ -140,3 +140,14 @@ func gitLookAlike(rel string) (string, bool) {
 	}
 	return "", false
 }
+
+// SamePath reports whether two paths are the same place, symlinks resolved;
+// paths that do not exist are compared as written.
+func SamePath(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}

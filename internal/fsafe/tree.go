@@ -81,10 +81,14 @@ func (t *Tree) openDir(dir string, create bool) (*os.Root, error) {
 			}
 		}
 		next, err := cur.OpenRoot(c)
-		cur.Close()
 		if err != nil {
+			if fi, lerr := cur.Lstat(c); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				err = &PathError{dir, "goes through the symlink " + c + ", which leads out of the directory that holds it"}
+			}
+			cur.Close()
 			return nil, err
 		}
+		cur.Close()
 		if err := t.check(next, dir); err != nil {
 			next.Close()
 			return nil, err

@@ -127,3 +127,42 @@ func TestTreeRefusesGitAtWriteTime(t *testing.T) {
 		t.Errorf(".git/config changed: %q", b)
 	}
 }
+
+func TestReadDirAndRenameDir(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".git", "hooks"), 0o755)
+	tr, err := OpenTree(root, filepath.Join(root, ".git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	if _, ok, err := tr.ReadDir("docs/audit/active/x"); ok || err != nil {
+		t.Fatalf("missing dir: %v %v", ok, err)
+	}
+	if err := tr.Write("docs/audit/active/x/001-brief.md", []byte("b\n")); err != nil {
+		t.Fatal(err)
+	}
+	names, ok, err := tr.ReadDir("docs/audit/active/x")
+	if !ok || err != nil || len(names) != 1 || names[0] != "001-brief.md" {
+		t.Fatalf("ReadDir = %q %v %v", names, ok, err)
+	}
+	if err := tr.RenameDir("docs/audit/active/x", "docs/audit/done/1-x"); err != nil {
+		t.Fatal(err)
+	}
+	if data, _, ok, _ := tr.ReadFile("docs/audit/done/1-x/001-brief.md"); !ok || string(data) != "b\n" {
+		t.Fatalf("moved file: %q %v", data, ok)
+	}
+	os.MkdirAll(filepath.Join(root, "docs/audit/active/y"), 0o755)
+	os.MkdirAll(filepath.Join(root, "docs/audit/done/1-x/z"), 0o755)
+	if err := tr.RenameDir("docs/audit/active/y", "docs/audit/done/1-x"); err == nil {
+		t.Fatal("rename over an existing directory")
+	}
+	// a symlinked parent that leads into .git is refused
+	os.Symlink(filepath.Join(root, ".git"), filepath.Join(root, "docs/evil"))
+	if err := tr.RenameDir("docs/audit/active/y", "docs/evil/hooks/y"); err == nil {
+		t.Fatal("renamed into .git through a symlink")
+	}
+	if _, err := os.Stat(filepath.Join(root, "docs/audit/active/y")); err != nil {
+		t.Fatalf("source lost: %v", err)
+	}
+}

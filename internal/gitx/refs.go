@@ -318,3 +318,17 @@ func (r *Repo) CheckBranchName(ctx context.Context, name string) error {
 	}
 	return nil
 }
+
+// ConfigScope is where the value of key in effect comes from: "local",
+// "worktree", "global", "system" or "command" (git config --show-scope).
+func (r *Repo) ConfigScope(ctx context.Context, key string) (scope string, ok bool, err error) {
+	out, err := r.output(ctx, "config", "--show-scope", "--get", key)
+	if exitCode(err) == 1 {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	scope, _, _ = strings.Cut(string(out), "\t")
+	return scope, true, nil
+}

@@ -292,15 +292,7 @@ func (r *Repo) OverlayTree(ctx context.Context, base string, entries []RawEntry)
 	if _, err := tmp.output(ctx, "read-tree", base); err != nil {
 		return "", err
 	}
-	var info bytes.Buffer
-	for _, e := range entries {
-		if IsNullOID(e.NewOID) {
-			fmt.Fprintf(&info, "0 %s\t%s\x00", strings.Repeat("0", len(e.NewOID)), e.Path)
-		} else {
-			fmt.Fprintf(&info, "%o %s\t%s\x00", e.NewMode, e.NewOID, e.Path)
-		}
-	}
-	if _, err := tmp.outputIn(ctx, info.Bytes(), "update-index", "-z", "--index-info"); err != nil {
+	if _, err := tmp.outputIn(ctx, indexInfo(entries), "update-index", "-z", "--index-info"); err != nil {
 		return "", err
 	}
 	return tmp.WriteTree(ctx)

@@ -206,7 +206,7 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (st
 	if subject == "" {
 		subject = w.Branch
 	}
-	msg := fmt.Sprintf("Merge #%s: %s\n\n%s: %s\n%s\n", w.Issue, subject, MergeTrailer, w.Issue, approvalTrailer(a))
+	msg := fmt.Sprintf("Merge #%s: %s\n\n%s: %s\n%s\n", w.Issue, subject, MergeTrailer, w.Issue, review.Trailer(a.Time, a.Tree))
 	// signed like the user's own commits: git diffgate verify may require it
 	commit, err := e.Repo.CommitTreeSigned(e.Ctx, plan.target.Tree, []string{plan.baseTip, plan.branchTip}, msg, e.Repo.SignsCommits(e.Ctx))
 	if err != nil {
@@ -252,10 +252,6 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (st
 	}
 	e.gone(moved)
 	return commit, nil
-}
-
-func approvalTrailer(a state.Approval) string {
-	return fmt.Sprintf("Diffgate-Approved: %s tree=%s", a.Time.UTC().Format("2006-01-02T15:04:05Z07:00"), a.Tree)
 }
 
 // lint runs [lint] command in the worktree, when one is set.

@@ -72,3 +72,27 @@ func TestFence(t *testing.T) {
 		t.Error("fence")
 	}
 }
+
+// TestIssuePrompts: seed 004 N2 combines brief + template, or feedback +
+// current draft + template; N4 is the fixed review prompt + the draft.
+func TestIssuePrompts(t *testing.T) {
+	p := IssueDraft("export widgets", "# <Title>")
+	for _, want := range []string{"export widgets", "# <Title>", "**Labels:** "} {
+		if !strings.Contains(p, want) {
+			t.Errorf("IssueDraft lacks %q:\n%s", want, p)
+		}
+	}
+	p = IssueRedraft("mention the header", "# Old draft", "# <Title>")
+	for _, want := range []string{"mention the header", "# Old draft", "# <Title>"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("IssueRedraft lacks %q:\n%s", want, p)
+		}
+	}
+	if strings.Contains(p, "Brief") {
+		t.Errorf("IssueRedraft has a brief section:\n%s", p)
+	}
+	p = IssueReview("Review strictly.\n", "# Draft\n```\ncode\n```\n")
+	if !strings.HasPrefix(p, "Review strictly.\n") || !strings.Contains(p, "````\n# Draft\n```\ncode\n```\n````") {
+		t.Errorf("IssueReview:\n%s", p)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/gitx"
@@ -100,5 +101,12 @@ func TestScaleBars(t *testing.T) {
 		if a, d := scaleBars(tt.add, tt.del, tt.maxc, tt.w); a != tt.a || d != tt.d {
 			t.Errorf("scaleBars(%d,%d,%d,%d) = %d,%d want %d,%d", tt.add, tt.del, tt.maxc, tt.w, a, d, tt.a, tt.d)
 		}
+	}
+}
+
+func TestTrailerFormat(t *testing.T) {
+	at := time.Date(2026, 11, 21, 13, 4, 5, 0, time.FixedZone("x", 3600))
+	if got := Trailer(at, "abc"); got != "Diffgate-Approved: 2026-11-21T12:04:05Z tree=abc" {
+		t.Errorf("%q", got)
 	}
 }

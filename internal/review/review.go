@@ -141,6 +141,15 @@ func Record(ctx context.Context, store *state.Store, t Target, rep *analysis.Rep
 	})
 }
 
+// TrailerKey names the trailer of a commit that lands an approval.
+const TrailerKey = "Diffgate-Approved"
+
+// Trailer is the trailer recording an approval of tree at time at: what git
+// diffgate's prepare-commit-msg hook adds, and git tdd's own commits carry.
+func Trailer(at time.Time, tree string) string {
+	return fmt.Sprintf("%s: %s tree=%s", TrailerKey, at.UTC().Format(time.RFC3339), tree)
+}
+
 // Log records an outcome that approved nothing: "rejected" by a human, or
 // "refused" when no human could be asked.
 func Log(ctx context.Context, store *state.Store, t Target, rep *analysis.Report, source, outcome, detail string) error {

@@ -27,6 +27,7 @@ type State struct {
 	Approvals []Approval           `toml:"approval"`
 	Reviewed  []Reviewed           `toml:"reviewed"`
 	Workflows map[string]*Workflow `toml:"workflow"`
+	Issues    map[string]*Drafting `toml:"issue"` // git tdd issue's workflows, by slug
 }
 
 // Reviewed is a commit that landed with an approval: its approval was consumed by

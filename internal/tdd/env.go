@@ -10,6 +10,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/fsafe"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/lifecycle"
 	"github.com/git-tdd/git-tdd/internal/state"
@@ -92,7 +93,7 @@ func locate(env *cmdline.Env, repo *gitx.Repo) error {
 			want = append(want, [3]string{"the index", absFrom(env.Dir(), idx), index})
 		}
 		for _, w := range want {
-			if !samePath(w[1], w[2]) {
+			if !fsafe.SamePath(w[1], w[2]) {
 				return exitcode.New(exitcode.Usage, "%s is %s, but from here git finds %s: GIT_DIR, GIT_WORK_TREE, GIT_COMMON_DIR or GIT_INDEX_FILE point elsewhere; nothing was read or written", w[0], w[1], w[2]).
 					WithHint("unset them, and run the command inside the working tree")
 			}
@@ -107,16 +108,6 @@ func absFrom(dir, p string) string {
 	}
 	abs, _ := filepath.Abs(filepath.Join(dir, p))
 	return abs
-}
-
-// samePath compares two paths by where they really are.
-func samePath(a, b string) bool {
-	ra, err1 := filepath.EvalSymlinks(a)
-	rb, err2 := filepath.EvalSymlinks(b)
-	if err1 != nil || err2 != nil {
-		return filepath.Clean(a) == filepath.Clean(b)
-	}
-	return ra == rb
 }
 
 // applyEnv prepares writing into the working tree the command runs in.

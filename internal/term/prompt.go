@@ -38,6 +38,9 @@ func OpenTTY(colorFlag string, getenv func(string) string) (*TTY, error) {
 // Writer is the terminal, for showing what the human decides on.
 func (t *TTY) Writer() io.Writer { return t.f }
 
+// File is the terminal, for a program the human works in (an editor).
+func (t *TTY) File() *os.File { return t.f }
+
 // Width is the terminal's width.
 func (t *TTY) Width() int { return Width(t.f) }
 

@@ -1,0 +1,405 @@
+package issueflow
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/review"
+	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// Filed is NNN-filed.json: what GitHub assigned, and what exactly was sent.
+type Filed struct {
+	Number        int         `json:"number"`
+	URL           string      `json:"url"`
+	Repo          string      `json:"repo,omitempty"`
+	Title         string      `json:"title"`
+	Labels        []string    `json:"labels"`
+	LabelsCreated []string    `json:"labels_created,omitempty"`
+	Slug          string      `json:"slug"`
+	Brief         string      `json:"brief,omitempty"`
+	FiledAt       time.Time   `json:"filed_at"`
+	ApprovedBy    string      `json:"approved_by"` // "tty": Approve typed on the controlling terminal
+	Draft         string      `json:"draft"`       // the audit file filed
+	BodySHA256    string      `json:"body_sha256"` // of the body exactly as sent to gh
+	Drafts        int         `json:"drafts"`
+	Verdicts      int         `json:"verdicts"`
+	Found         bool        `json:"found_existing,omitempty"` // an interrupted attempt had filed it; it was not filed again
+	Files         []AuditFile `json:"files"`
+}
+
+// AuditFile is one audit file and its sha256, as it was when the issue was filed.
+type AuditFile struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+}
+
+// file is N6: labels created when missing, the issue filed with gh, and on a
+// failure [R]etry / [E]dit / [A]bort. Only the draft the human approved is
+// sent, on gh's standard input.
+func (f *Flow) file(pos Position, draft []byte) error {
+	w := f.Human.Writer()
+	title, ok := Title(draft)
+	if !ok {
+		fmt.Fprintf(w, "%s has no title: its first heading must be a line '# <title>'\n", pos.Draft)
+		return f.afterFailure(false)
+	}
+	labels, body := Labels(draft), Body(draft)
+	for {
+		filed, err := f.fileOnce(title, body, labels)
+		if err == nil {
+			filed.Draft, filed.Drafts, filed.Verdicts = pos.Draft, pos.Drafts, pos.Verdicts
+			return f.record(pos, filed, draft)
+		}
+		if f.Ctx.Err() != nil {
+			return f.Ctx.Err()
+		}
+		fmt.Fprintf(w, "N6: filing failed: %v\n", err)
+		if err := f.afterFailure(true); !errors.Is(err, errRetry) {
+			return err
+		}
+	}
+}
+
+var errRetry = errors.New("retry")
+
+// afterFailure asks what to do when the issue could not be filed: errRetry,
+// nil to go back to the verdict gate (Edit), or the abort's error.
+func (f *Flow) afterFailure(canRetry bool) error {
+	choices := []term.Choice{{Word: "edit", Aliases: []string{"e"}}, {Word: "abort", Aliases: []string{"a"}}}
+	question := "[E]dit draft / [A]bort?"
+	if canRetry {
+		choices = append([]term.Choice{{Word: "retry", Aliases: []string{"r"}}}, choices...)
+		question = "[R]etry / [E]dit draft / [A]bort?"
+	}
+	choice, err := f.Human.Choose(f.Ctx, question, choices)
+	if err != nil {
+		return f.noAnswer(err, "nothing was filed")
+	}
+	switch choice {
+	case "retry":
+		return errRetry
+	case "edit":
+		return nil // the loop comes back to N5, which opens the editor
+	}
+	return exitcode.New(exitcode.Refused, "aborted: nothing was filed; the files stay in %s/", term.Path(f.dir)).
+		WithHint("git tdd issue resume %s comes back to the verdict gate", f.slug)
+}
+
+// fileOnce makes one attempt: missing labels, then the issue. An attempt that
+// may have filed it without saying so (killed, or failed late) leaves a mark,
+// and the next one first looks for the issue, so that it is never filed twice.
+func (f *Flow) fileOnce(title string, body []byte, labels []string) (Filed, error) {
+	filed := Filed{Title: title, Labels: append([]string{}, labels...), Repo: f.Repository, Slug: f.slug, ApprovedBy: "tty"}
+	if len(labels) > 0 {
+		have, err := f.GitHub.Labels(f.Ctx)
+		if err != nil {
+			return filed, err
+		}
+		for _, l := range MissingLabels(labels, have) {
+			if err := f.GitHub.CreateLabel(f.Ctx, l); err != nil {
+				return filed, err
+			}
+			filed.LabelsCreated = append(filed.LabelsCreated, l)
+			fmt.Fprintf(f.Err, "N6: created the label %s\n", term.Line(l, 100))
+		}
+	}
+	filed.BodySHA256 = sha(body)
+	st, err := f.Store.Load()
+	if err != nil {
+		return filed, err
+	}
+	if d := st.Issues[f.slug]; d != nil && d.Filing {
+		n, url, found, err := f.GitHub.FindIssue(f.Ctx, title, body)
+		if err != nil {
+			return filed, fmt.Errorf("looking for the issue an earlier attempt may have filed: %w", err)
+		}
+		if found {
+			fmt.Fprintf(f.Err, "N6: #%d (%s) was filed by an earlier attempt; it is not filed again\n", n, url)
+			filed.Number, filed.URL, filed.Found = n, url, true
+			return filed, nil
+		}
+	}
+	if err := f.update(func(d *state.Drafting) { d.Filing = true }); err != nil {
+		return filed, err
+	}
+	fmt.Fprintf(f.Err, "N6: filing %q\n", term.Line(title, 100))
+	n, url, err := f.GitHub.CreateIssue(f.Ctx, title, body, labels)
+	if err != nil {
+		return filed, err
+	}
+	filed.Number, filed.URL = n, url
+	return filed, nil
+}
+
+// record saves what was filed: in state.toml first (the issue exists now,
+// whatever happens next), then as NNN-filed.json with the hash of every audit
+// file. The draft file is made the approved draft again if anything changed
+// it since: the audit trail keeps what was filed.
+func (f *Flow) record(pos Position, filed Filed, draft []byte) error {
+	filed.FiledAt = time.Now().UTC().Truncate(time.Second)
+	if d, err := f.Store.Load(); err == nil && d.Issues[f.slug] != nil {
+		filed.Brief = d.Issues[f.slug].Brief
+	}
+	err := f.update(func(d *state.Drafting) {
+		d.Filing, d.Number, d.URL, d.Node = false, filed.Number, filed.URL, string(NodeFiled)
+	})
+	if err != nil {
+		return err
+	}
+	if !f.sameFile(pos.Draft, draft) {
+		term.Warn(f.Err, "git-tdd", "%s changed after you approved it; the audit keeps the draft that was filed", pos.Draft)
+		if err := f.Tree.Write(f.dir+"/"+pos.Draft, draft); err != nil {
+			return err
+		}
+	}
+	names, _, err := f.Tree.ReadDir(f.dir)
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	f.filed = map[string][]byte{}
+	for _, n := range names {
+		if !auditName.MatchString(n) {
+			continue
+		}
+		data, err := f.read(n)
+		if err != nil {
+			return err
+		}
+		f.filed[n] = data
+		filed.Files = append(filed.Files, AuditFile{Name: n, SHA256: sha(data)})
+	}
+	data, err := json.MarshalIndent(filed, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	name, err := f.write(pos.Next, KindFiled, data)
+	if err != nil {
+		return err
+	}
+	f.filed[name] = data
+	fmt.Fprintf(f.Err, "N6: filed #%d; saved %s\n", filed.Number, name)
+	f.audit("filed", fmt.Sprintf("#%d %s", filed.Number, filed.URL))
+	return nil
+}
+
+// finish moves the folder to done/<number>-<slug>/ and commits every audit
+// file in one commit. Each step can be repeated: a run interrupted here
+// resumes here, and the issue is not filed again.
+func (f *Flow) finish(pos Position) error {
+	number, url, err := f.filedNumber(pos)
+	if err != nil {
+		return err
+	}
+	done := fmt.Sprintf("%s/%d-%s", DoneDir, number, f.slug)
+	if f.dir != done {
+		if err := f.Tree.RenameDir(f.dir, done); err != nil {
+			return exitcode.With(exitcode.Usage, fmt.Errorf("#%d is filed, but %s could not be moved to %s: %w", number, f.dir, done, err)).
+				WithHint("fix that, then git tdd issue resume %s moves and commits it", f.slug)
+		}
+		old := f.dir
+		f.dir = done
+		if err := f.update(func(d *state.Drafting) {}); err != nil {
+			return err
+		}
+		fmt.Fprintf(f.Err, "moved %s to %s\n", term.Path(old), term.Path(done))
+	}
+	title := ""
+	if data, err := f.read(pos.Filed); err == nil {
+		var filed Filed
+		if json.Unmarshal(data, &filed) == nil {
+			title = filed.Title
+		}
+	}
+	files := f.filed
+	if files == nil { // resumed: what is on disk must be what was filed
+		if files, err = f.verifiedFiles(pos.Filed, number); err != nil {
+			return err
+		}
+	}
+	commit, err := f.commitAudit(number, url, title, files)
+	if err != nil {
+		return err
+	}
+	if err := f.update(func(d *state.Drafting) { d.Commit, d.Node, d.Number, d.URL = commit, string(NodeDone), number, url }); err != nil {
+		return err
+	}
+	fmt.Fprintf(f.Out, "filed #%d: %s\naudit trail: %s/ (%s), committed as %s\n", number, url, term.Path(done),
+		term.Count(len(files), "file", "files"), short(commit))
+	return nil
+}
+
+// filedNumber is the number GitHub gave: state.toml's, or the filed file's
+// when the state lost it.
+func (f *Flow) filedNumber(pos Position) (int, string, error) {
+	st, err := f.Store.Load()
+	if err != nil {
+		return 0, "", err
+	}
+	if d := st.Issues[f.slug]; d != nil && d.Number > 0 {
+		return d.Number, d.URL, nil
+	}
+	data, err := f.read(pos.Filed)
+	if err != nil {
+		return 0, "", err
+	}
+	var filed Filed
+	if err := json.Unmarshal(data, &filed); err != nil || filed.Number <= 0 {
+		return 0, "", exitcode.New(exitcode.Usage, "%s/%s does not say which issue was filed", f.dir, pos.Filed)
+	}
+	return filed.Number, filed.URL, nil
+}
+
+// verifiedFiles reads the audit files NNN-filed.json lists, and the file
+// itself, checking each against the sha256 recorded when the issue was filed.
+func (f *Flow) verifiedFiles(filedName string, number int) (map[string][]byte, error) {
+	data, err := f.read(filedName)
+	if err != nil {
+		return nil, err
+	}
+	var filed Filed
+	if err := json.Unmarshal(data, &filed); err != nil {
+		return nil, exitcode.New(exitcode.Usage, "%s/%s: %v", f.dir, filedName, err)
+	}
+	files := map[string][]byte{filedName: data}
+	for _, af := range filed.Files {
+		if !auditName.MatchString(af.Name) {
+			return nil, exitcode.New(exitcode.Usage, "%s/%s lists %q, which is not an audit file", f.dir, filedName, af.Name)
+		}
+		content, err := f.read(af.Name)
+		if err != nil {
+			return nil, err
+		}
+		if sha(content) != af.SHA256 {
+			return nil, exitcode.New(exitcode.Refused, "%s/%s changed after #%d was filed, so the audit trail would not show what happened; nothing was committed", f.dir, af.Name, number).
+				WithHint("restore it (%s lists its sha256), then git tdd issue resume %s", filedName, f.slug)
+		}
+		files[af.Name] = content
+	}
+	return files, nil
+}
+
+// commitAudit commits the audit files (and the removal of any the active
+// folder had in HEAD) on top of HEAD in one commit, leaving every other staged
+// change as it is. It is recorded as approved (the human approved filing at
+// N5) so that git diffgate --strict lets HEAD move, and signed like the user's
+// commits. A HEAD that moves meanwhile (a parallel workflow's commit) is
+// retried on the new HEAD.
+func (f *Flow) commitAudit(number int, url, title string, files map[string][]byte) (string, error) {
+	if op := f.Repo.InProgress(); op != "" {
+		return "", exitcode.New(exitcode.Usage, "#%d is filed, but a %s is in progress in %s, so the audit files were not committed", number, op, f.Repo.Top).
+			WithHint("finish it, then git tdd issue resume %s commits them", f.slug)
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	paths := make([]string, len(names))
+	contents := make([][]byte, len(names))
+	for i, n := range names {
+		paths[i], contents[i] = f.dir+"/"+n, files[n]
+	}
+	blobs, err := f.Repo.WriteBlobs(f.Ctx, contents)
+	if err != nil {
+		return "", err
+	}
+	var lastErr error
+	for attempt := 0; attempt < 3; attempt++ {
+		commit, entries, err := f.commitOnce(number, url, title, paths, blobs)
+		if errors.Is(err, gitx.ErrHeadMoved) {
+			lastErr = err
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if err := f.Repo.SetIndexEntries(f.Ctx, entries); err != nil {
+			term.Warn(f.Err, "git-tdd", "committed %s, but the index could not be updated: %v; run git reset -q -- %s", short(commit), err, f.dir)
+		}
+		f.audit("committed", commit)
+		return commit, nil
+	}
+	return "", lastErr
+}
+
+func (f *Flow) commitOnce(number int, url, title string, paths, blobs []string) (string, []gitx.RawEntry, error) {
+	head, ok, err := f.Repo.Head(f.Ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	var base string
+	if ok {
+		base, err = f.Repo.TreeOf(f.Ctx, head)
+	} else {
+		head = ""
+		base, err = f.Repo.EmptyTree(f.Ctx)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	// the active folder is gone from disk: if HEAD had files of it, they go too
+	old, err := f.Repo.TreeFiles(f.Ctx, base, ActiveDir+"/"+f.slug)
+	if err != nil {
+		return "", nil, err
+	}
+	var entries []gitx.RawEntry
+	for _, e := range old {
+		entries = append(entries, gitx.RawEntry{OldOID: e.OID, Path: e.Path})
+	}
+	for i, p := range paths {
+		entries = append(entries, gitx.RawEntry{NewMode: gitx.ModeRegular, NewOID: blobs[i], Path: p})
+	}
+	tree, err := f.Repo.OverlayTree(f.Ctx, base, entries)
+	if err != nil {
+		return "", nil, err
+	}
+	msg := fmt.Sprintf("Audit trail of issue #%d: %s\n\nThe brief, drafts, feedback and verdicts of %s, filed by git tdd issue\nafter a human approved it on the terminal.\n\n",
+		number, oneLine(title, f.slug), url)
+	a, err := review.Record(f.Ctx, f.Store, review.Target{Base: head, BaseCommit: head, Tree: tree}, &analysis.Report{},
+		fmt.Sprintf("issue #%d audit", number), "tdd issue")
+	if err != nil {
+		return "", nil, err
+	}
+	commit, err := f.Repo.CommitOnHead(f.Ctx, head, tree, msg+review.Trailer(a.Time, a.Tree)+"\n", f.Sign)
+	if err != nil {
+		return "", nil, err
+	}
+	f.Store.Update(f.Ctx, func(st *state.State) error {
+		st.Consume(commit, tree, []string{head})
+		return nil
+	})
+	return commit, entries, nil
+}
+
+func sha(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// audit appends to audit.jsonl.
+func (f *Flow) audit(outcome, detail string) {
+	f.Store.Audit(f.Ctx, state.AuditEntry{Command: "tdd issue", Issue: f.slug, Path: f.dir, ApprovedBy: "tty",
+		Outcome: outcome, Detail: state.CleanPath(detail)})
+}
+
+// oneLine is a title fit for a commit's subject.
+func oneLine(title, fallback string) string {
+	title = strings.Join(strings.Fields(title), " ")
+	if title == "" {
+		return fallback
+	}
+	return title
+}

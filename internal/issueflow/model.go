@@ -1,0 +1,68 @@
+package issueflow
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/git-tdd/git-tdd/internal/runner"
+)
+
+// credentials are the variables that let a program act on GitHub or through
+// the user's SSH keys: a model's command gets none of them (seed 004 §3.11:
+// the agent never has gh).
+var credentials = []string{"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN",
+	"GH_CONFIG_DIR", "GH_HOST", "GH_REPO", "SSH_AUTH_SOCK", "GIT_ASKPASS", "SSH_ASKPASS"}
+
+// ModelEnv is the environment of a drafter or reviewer: the sealed one
+// (runner.Seal), without credentials, and with gh pointed at an empty
+// configuration, so that a gh the model runs is not logged in.
+func ModelEnv(environ []string, ghConfig string) []string {
+	var out []string
+	for _, kv := range runner.Seal(environ, nil) {
+		k, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, c := range credentials {
+			drop = drop || k == c
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "GH_CONFIG_DIR="+ghConfig)
+}
+
+// Command is a drafter or reviewer that is a program: the prompt on its
+// standard input, the answer on its standard output. It runs without a shell,
+// in an empty directory of its own (not the repository), in ModelEnv, in its
+// own process group, stopped after timeout.
+func Command(argv, environ []string, timeout time.Duration) Model {
+	return func(ctx context.Context, prompt string) ([]byte, error) {
+		dir, err := os.MkdirTemp("", "git-tdd-issue-*")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		ghConfig := filepath.Join(dir, ".gh")
+		if err := os.Mkdir(ghConfig, 0o700); err != nil {
+			return nil, err
+		}
+		work := filepath.Join(dir, "work")
+		if err := os.Mkdir(work, 0o700); err != nil {
+			return nil, err
+		}
+		var stderr bytes.Buffer
+		out, err := runner.Capture(ctx, runner.Call{Argv: argv, Dir: work, Env: ModelEnv(environ, ghConfig),
+			Stdin: []byte(prompt), Timeout: timeout, Stderr: &stderr, Limit: MaxFile})
+		if err != nil && ctx.Err() == nil {
+			if msg := tailLines(stderr.String(), 4); msg != "" {
+				err = fmt.Errorf("%w: %s", err, msg)
+			}
+		}
+		return out, err
+	}
+}

@@ -1,0 +1,90 @@
+package tdd
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/issueflow"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// IssueNewCmd starts a workflow from a brief (seed 004 N0).
+type IssueNewCmd struct {
+	Brief string `arg:"" placeholder:"BRIEF.md" help:"Your notes on what the issue is about; the workflow is named after the file."`
+	Name  string `placeholder:"SLUG" help:"Name the workflow (default: the brief's file name without its extension)."`
+	Auto  bool   `help:"Never ask a human: exit 3 at once (also GIT_TDD_AUTO=1); every step of this workflow needs one."`
+}
+
+// Run loads the brief, checks everything N1 checks, and runs the workflow.
+func (c *IssueNewCmd) Run(env *cmdline.Env) error {
+	cwd, err := env.Cwd()
+	if err != nil {
+		return err
+	}
+	path := c.Brief
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	brief, err := readBrief(path, c.Brief)
+	if err != nil {
+		return err
+	}
+	slug := c.Name
+	if slug == "" {
+		if slug = issueflow.SlugFor(c.Brief); slug == "" {
+			return exitcode.New(exitcode.Usage, "cannot name the workflow after %s: its file name has no letters a-z or digits", term.Path(c.Brief)).
+				WithHint("name it: git tdd issue new --name <slug> %s", term.ShellQuote(c.Brief))
+		}
+	}
+	if err := issueflow.CheckSlug(slug); err != nil {
+		return exitcode.With(exitcode.Usage, err).WithHint("name it: git tdd issue new --name <slug> %s", term.ShellQuote(c.Brief))
+	}
+	f, done, err := issueFlow(env, "", c.Auto)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return f.Start(c.Brief, brief, slug)
+}
+
+// readBrief reads the brief: a regular file of at most issueflow.MaxFile
+// bytes, with something in it.
+func readBrief(path, shown string) ([]byte, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, exitcode.New(exitcode.Usage, "cannot read the brief %s: %v", term.Path(shown), unwrapPath(err))
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, exitcode.Wrap(exitcode.Usage, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, exitcode.New(exitcode.Usage, "the brief %s is not a regular file", term.Path(shown))
+	}
+	data, err := io.ReadAll(io.LimitReader(file, issueflow.MaxFile+1))
+	switch {
+	case err != nil:
+		return nil, exitcode.Wrap(exitcode.Usage, err)
+	case len(data) > issueflow.MaxFile:
+		return nil, exitcode.New(exitcode.Usage, "the brief %s is larger than %d bytes", term.Path(shown), issueflow.MaxFile)
+	case strings.TrimSpace(string(data)) == "":
+		return nil, exitcode.New(exitcode.Usage, "the brief %s is empty", term.Path(shown))
+	}
+	return data, nil
+}
+
+// unwrapPath is an error without the path it names (the message names it as given).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,72 @@
+package tdd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/fsafe"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/issueflow"
+	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// IssueResumeCmd continues a workflow where it stopped.
+type IssueResumeCmd struct {
+	Slug string `arg:"" help:"The workflow's name (git tdd issue list shows them)."`
+	Auto bool   `help:"Never ask a human: exit 3 at once (also GIT_TDD_AUTO=1)."`
+}
+
+// Run resumes in the working tree that holds the workflow's folder.
+func (c *IssueResumeCmd) Run(env *cmdline.Env) error {
+	if err := issueflow.CheckSlug(c.Slug); err != nil {
+		return exitcode.Wrap(exitcode.Usage, err)
+	}
+	repo, err := env.Repo()
+	if err != nil {
+		return err
+	}
+	st, err := state.New(repo.CommonDir).Load()
+	if err != nil {
+		return exitcode.Wrap(exitcode.Usage, err)
+	}
+	dir := ""
+	if d := st.Issues[c.Slug]; d != nil {
+		if d.Done() { // nothing is left to ask anyone
+			fmt.Fprintln(env.Stdout, issueflow.DoneMessage(d))
+			return nil
+		}
+		if dir, err = knownWorktree(env, repo, d.Worktree); err != nil {
+			return err
+		}
+	} else if _, err := os.Lstat(filepath.Join(repo.Top, filepath.FromSlash(issueflow.ActiveDir), c.Slug)); err != nil {
+		return exitcode.New(exitcode.Usage, "no issue workflow %q: %s/%s does not exist", c.Slug, issueflow.ActiveDir, c.Slug).
+			WithHint("git tdd issue list shows the workflows; git tdd issue new <brief.md> starts one")
+	}
+	f, done, err := issueFlow(env, dir, c.Auto)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return f.Resume(c.Slug)
+}
+
+// knownWorktree is the working tree state.toml names for a workflow, if it is
+// one of this repository's: the state is only a cache, which anyone with a
+// shell could point at another repository.
+func knownWorktree(env *cmdline.Env, repo *gitx.Repo, dir string) (string, error) {
+	wts, err := repo.Worktrees(env.Ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, wt := range wts {
+		if fsafe.SamePath(wt.Path, dir) {
+			return wt.Path, nil
+		}
+	}
+	return "", exitcode.New(exitcode.Usage, "state.toml says this workflow is in %s, which is not a working tree of this repository", term.Path(dir)).
+		WithHint("run git tdd issue resume in the working tree that holds its folder")
+}
