@@ -152,7 +152,9 @@ func (f *Flow) record(pos Position, filed Filed, draft []byte) error {
 		filed.Brief = d.Issues[f.slug].Brief
 	}
 	err := f.update(func(d *state.Drafting) {
-		d.Filing, d.Number, d.URL, d.Node = false, filed.Number, filed.URL, string(NodeFiled)
+		// Filing stays set until NNN-filed.json exists: killed in between, the
+		// next attempt finds the issue on GitHub instead of filing it again
+		d.Number, d.URL = filed.Number, filed.URL
 	})
 	if err != nil {
 		return err
@@ -190,6 +192,9 @@ func (f *Flow) record(pos Position, filed Filed, draft []byte) error {
 		return err
 	}
 	f.filed[name] = data
+	if err := f.update(func(d *state.Drafting) { d.Filing, d.Node = false, string(NodeFiled) }); err != nil {
+		return err
+	}
 	fmt.Fprintf(f.Err, "N6: filed #%d; saved %s\n", filed.Number, name)
 	f.audit("filed", fmt.Sprintf("#%d %s", filed.Number, filed.URL))
 	return nil
@@ -241,16 +246,8 @@ func (f *Flow) finish(pos Position) error {
 	return nil
 }
 
-// filedNumber is the number GitHub gave: state.toml's, or the filed file's
-// when the state lost it.
+// filedNumber is the number GitHub gave, as the folder's record says.
 func (f *Flow) filedNumber(pos Position) (int, string, error) {
-	st, err := f.Store.Load()
-	if err != nil {
-		return 0, "", err
-	}
-	if d := st.Issues[f.slug]; d != nil && d.Number > 0 {
-		return d.Number, d.URL, nil
-	}
 	data, err := f.read(pos.Filed)
 	if err != nil {
 		return 0, "", err

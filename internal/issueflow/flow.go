@@ -110,6 +110,13 @@ func (f *Flow) Start(briefPath string, brief []byte, slug string) error {
 		return err
 	}
 	defer release()
+	if st, err = f.Store.Load(); err != nil {
+		return err
+	}
+	if f.inUse(st, slug) { // started by another process since the check
+		return exitcode.New(exitcode.Usage, "the issue workflow %s was just started by another git tdd issue", slug).
+			WithHint("git tdd issue resume %s", slug)
+	}
 	f.slug, f.dir = slug, ActiveDir+"/"+slug
 	if err := f.Tree.Write(f.dir+"/"+FileName(1, KindBrief), brief); err != nil {
 		return err

@@ -59,6 +59,8 @@ type filer struct {
 	created []string
 	bodies  [][]byte
 	before  func() // runs as the labels are read, before the issue is filed
+	found   int    // FindIssue finds this issue
+	looked  int
 }
 
 func (g *filer) Labels(context.Context) ([]string, error) {
@@ -76,7 +78,8 @@ func (g *filer) CreateIssue(_ context.Context, _ string, body []byte, _ []string
 	return 7, "https://github.com/o/r/issues/7", nil
 }
 func (g *filer) FindIssue(context.Context, string, []byte) (int, string, bool, error) {
-	return 0, "", false, nil
+	g.looked++
+	return g.found, "https://github.com/o/r/issues/7", g.found != 0, nil
 }
 
 // model answers each prompt in turn and keeps them.
@@ -238,5 +241,33 @@ func TestValidDir(t *testing.T) {
 		if validDir(dir, "x") != ok {
 			t.Errorf("validDir(%q) = %v", dir, !ok)
 		}
+	}
+}
+
+// TestFiledButNotRecorded: killed after gh answered and before the folder
+// recorded it (state.toml has the number, Filing still set): the next run
+// looks the issue up on GitHub and records it, without filing it again.
+func TestFiledButNotRecorded(t *testing.T) {
+	fx := newFixture(t, "send", "manual")
+	if err := fx.flow.Start("x.md", []byte("brief\n"), "x"); err != nil {
+		t.Fatal(err)
+	}
+	err := fx.flow.Store.Update(context.Background(), func(st *state.State) error {
+		st.Issues["x"].Filing, st.Issues["x"].Number = true, 7
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.human.answers = append(fx.human.answers, "approve")
+	fx.gh.found = 7
+	if err := fx.flow.Resume("x"); err != nil {
+		t.Fatal(err)
+	}
+	if len(fx.gh.bodies) != 0 || fx.gh.looked != 1 {
+		t.Fatalf("filed %d times, looked %d times", len(fx.gh.bodies), fx.gh.looked)
+	}
+	if out := git(t, fx.top, "show", "HEAD:docs/audit/done/7-x/004-filed.json"); !strings.Contains(out, `"found_existing": true`) {
+		t.Fatalf("filed.json:\n%s", out)
 	}
 }
