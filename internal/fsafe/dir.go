@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -68,5 +69,26 @@ func (t *Tree) RenameDir(from, to string) error {
 	}
 	df.Sync()
 	sf.Sync()
+	return nil
+}
+
+// NoSymlinks refuses rel when one of its components that exist is a symlink:
+// a folder the tree moves or commits must be where its name says, even when a
+// symlink would keep it inside the tree.
+func (t *Tree) NoSymlinks(rel string) error {
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		p := strings.Join(parts[:i+1], "/")
+		fi, err := t.root.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return &PathError{p, "is a symlink"}
+		}
+	}
 	return nil
 }

@@ -166,3 +166,22 @@ func TestReadDirAndRenameDir(t *testing.T) {
 		t.Fatalf("source lost: %v", err)
 	}
 }
+
+func TestNoSymlinks(t *testing.T) {
+	root := t.TempDir()
+	tr, err := OpenTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	os.MkdirAll(filepath.Join(root, "docs/skills"), 0o755)
+	if err := tr.NoSymlinks("docs/audit/active/x"); err != nil {
+		t.Fatalf("missing components: %v", err)
+	}
+	os.Symlink("skills", filepath.Join(root, "docs/audit"))
+	err = tr.NoSymlinks("docs/audit/active/x")
+	var pe *PathError
+	if !errors.As(err, &pe) || pe.Path != "docs/audit" {
+		t.Fatalf("err = %v", err)
+	}
+}

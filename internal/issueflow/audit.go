@@ -31,7 +31,36 @@ func FileName(n int, k Kind) string {
 	return fmt.Sprintf("%03d-%s%s", n, k, extension[k])
 }
 
-var auditName = regexp.MustCompile(`^([0-9]{3,9})-(brief|draft|feedback|verdict|filed)\.(md|txt|json)$`)
+var auditName = regexp.MustCompile(`^([0-9]{3,})-(brief|draft|feedback|verdict|filed)\.(md|txt|json)$`)
+
+// maxNumber bounds the audit files' numbers: a workflow has a few dozen.
+const maxNumber = 99999
+
+// sortedAudit are the audit files among names, in event order.
+func sortedAudit(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if auditName.MatchString(n) {
+			out = append(out, n)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := auditNumber(out[i]), auditNumber(out[j])
+		if a != b {
+			return a < b
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+func auditNumber(name string) int {
+	n, err := strconv.Atoi(auditName.FindStringSubmatch(name)[1])
+	if err != nil {
+		return maxNumber + 1
+	}
+	return n
+}
 
 // Node is a step of the workflow.
 type Node string
@@ -97,7 +126,10 @@ func PositionOf(names []string) (Position, error) {
 		if m == nil || "."+m[3] != extension[Kind(m[2])] {
 			continue
 		}
-		n, _ := strconv.Atoi(m[1])
+		n, err := strconv.Atoi(m[1])
+		if err != nil || n > maxNumber {
+			return Position{}, fmt.Errorf("%s is numbered past %d: not a file of this workflow", name, maxNumber)
+		}
 		events = append(events, event{n, Kind(m[2]), name})
 	}
 	sort.Slice(events, func(i, j int) bool {

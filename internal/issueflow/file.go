@@ -36,6 +36,9 @@ type Filed struct {
 	Verdicts      int         `json:"verdicts"`
 	Found         bool        `json:"found_existing,omitempty"` // an interrupted attempt had filed it; it was not filed again
 	Files         []AuditFile `json:"files"`
+	// CarriedOver are files an earlier run wrote, which anyone could have
+	// changed before this run: git tdd does not vouch for them.
+	CarriedOver []string `json:"carried_over,omitempty"`
 }
 
 // AuditFile is one audit file and its sha256, as it was when the issue was filed.
@@ -46,8 +49,8 @@ type AuditFile struct {
 
 // file is N6: labels created when missing, the issue filed with gh, and on a
 // failure [R]etry / [E]dit / [A]bort. Only the draft the human approved is
-// sent, on gh's standard input.
-func (f *Flow) file(pos Position, draft []byte) error {
+// sent, on gh's standard input; snapshot is the folder as it was then.
+func (f *Flow) file(pos Position, draft []byte, snapshot map[string][]byte) error {
 	w := f.Human.Writer()
 	title, ok := Title(draft)
 	if !ok {
@@ -59,7 +62,7 @@ func (f *Flow) file(pos Position, draft []byte) error {
 		filed, err := f.fileOnce(title, body, labels)
 		if err == nil {
 			filed.Draft, filed.Drafts, filed.Verdicts = pos.Draft, pos.Drafts, pos.Verdicts
-			return f.record(pos, filed, draft)
+			return f.record(pos, filed, snapshot)
 		}
 		if f.Ctx.Err() != nil {
 			return f.Ctx.Err()
@@ -96,9 +99,9 @@ func (f *Flow) afterFailure(canRetry bool) error {
 		WithHint("git tdd issue resume %s comes back to the verdict gate", f.slug)
 }
 
-// fileOnce makes one attempt: missing labels, then the issue. An attempt that
-// may have filed it without saying so (killed, or failed late) leaves a mark,
-// and the next one first looks for the issue, so that it is never filed twice.
+// fileOnce makes one attempt: missing labels, then the issue, unless the
+// user's latest issues hold one with this title and body already (an attempt
+// killed, or failed late, after GitHub filed it): it is never filed twice.
 func (f *Flow) fileOnce(title string, body []byte, labels []string) (Filed, error) {
 	filed := Filed{Title: title, Labels: append([]string{}, labels...), Repo: f.Repository, Slug: f.slug, ApprovedBy: "tty"}
 	if len(labels) > 0 {
@@ -115,26 +118,22 @@ func (f *Flow) fileOnce(title string, body []byte, labels []string) (Filed, erro
 		}
 	}
 	filed.BodySHA256 = sha(body)
-	st, err := f.Store.Load()
+	// always, not only when state.toml marks an interrupted attempt: the
+	// mark is a file anyone can edit, and a second issue cannot be taken back
+	n, url, found, err := f.GitHub.FindIssue(f.Ctx, title, body)
 	if err != nil {
-		return filed, err
+		return filed, fmt.Errorf("looking for the issue an earlier attempt may have filed: %w", err)
 	}
-	if d := st.Issues[f.slug]; d != nil && d.Filing {
-		n, url, found, err := f.GitHub.FindIssue(f.Ctx, title, body)
-		if err != nil {
-			return filed, fmt.Errorf("looking for the issue an earlier attempt may have filed: %w", err)
-		}
-		if found {
-			fmt.Fprintf(f.Err, "N6: #%d (%s) was filed by an earlier attempt; it is not filed again\n", n, url)
-			filed.Number, filed.URL, filed.Found = n, url, true
-			return filed, nil
-		}
+	if found {
+		fmt.Fprintf(f.Err, "N6: #%d (%s) was filed by an earlier attempt; it is not filed again\n", n, url)
+		filed.Number, filed.URL, filed.Found = n, url, true
+		return filed, nil
 	}
 	if err := f.update(func(d *state.Drafting) { d.Filing = true }); err != nil {
 		return filed, err
 	}
 	fmt.Fprintf(f.Err, "N6: filing %q\n", term.Line(title, 100))
-	n, url, err := f.GitHub.CreateIssue(f.Ctx, title, body, labels)
+	n, url, err = f.GitHub.CreateIssue(f.Ctx, title, body, labels)
 	if err != nil {
 		return filed, err
 	}
@@ -142,11 +141,27 @@ func (f *Flow) fileOnce(title string, body []byte, labels []string) (Filed, erro
 	return filed, nil
 }
 
+// snapshot reads the folder's audit files as the human approves the filing:
+// the audit trail is the folder as it was then.
+func (f *Flow) snapshot() (map[string][]byte, error) {
+	names, _, err := f.Tree.ReadDir(f.dir)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	for _, n := range sortedAudit(names) {
+		if out[n], err = f.read(n); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // record saves what was filed: in state.toml first (the issue exists now,
 // whatever happens next), then as NNN-filed.json with the hash of every audit
-// file. The draft file is made the approved draft again if anything changed
-// it since: the audit trail keeps what was filed.
-func (f *Flow) record(pos Position, filed Filed, draft []byte) error {
+// file as the human approved it. Files that changed or appeared since are
+// reported; the changed ones are put back as they were.
+func (f *Flow) record(pos Position, filed Filed, snapshot map[string][]byte) error {
 	filed.FiledAt = time.Now().UTC().Truncate(time.Second)
 	if d, err := f.Store.Load(); err == nil && d.Issues[f.slug] != nil {
 		filed.Brief = d.Issues[f.slug].Brief
@@ -159,28 +174,16 @@ func (f *Flow) record(pos Position, filed Filed, draft []byte) error {
 	if err != nil {
 		return err
 	}
-	if !f.sameFile(pos.Draft, draft) {
-		term.Warn(f.Err, "git-tdd", "%s changed after you approved it; the audit keeps the draft that was filed", pos.Draft)
-		if err := f.Tree.Write(f.dir+"/"+pos.Draft, draft); err != nil {
-			return err
-		}
-	}
-	names, _, err := f.Tree.ReadDir(f.dir)
-	if err != nil {
+	if err := f.restore(snapshot); err != nil {
 		return err
 	}
-	sort.Strings(names)
 	f.filed = map[string][]byte{}
-	for _, n := range names {
-		if !auditName.MatchString(n) {
-			continue
+	for _, n := range sortedAudit(keys(snapshot)) {
+		f.filed[n] = snapshot[n]
+		filed.Files = append(filed.Files, AuditFile{Name: n, SHA256: sha(snapshot[n])})
+		if data, ok := f.wrote[n]; !ok || string(data) != string(snapshot[n]) {
+			filed.CarriedOver = append(filed.CarriedOver, n)
 		}
-		data, err := f.read(n)
-		if err != nil {
-			return err
-		}
-		f.filed[n] = data
-		filed.Files = append(filed.Files, AuditFile{Name: n, SHA256: sha(data)})
 	}
 	data, err := json.MarshalIndent(filed, "", "  ")
 	if err != nil {
@@ -200,6 +203,37 @@ func (f *Flow) record(pos Position, filed Filed, draft []byte) error {
 	return nil
 }
 
+// restore makes the folder's audit files what the human approved.
+func (f *Flow) restore(snapshot map[string][]byte) error {
+	names, _, err := f.Tree.ReadDir(f.dir)
+	if err != nil {
+		return err
+	}
+	for _, n := range sortedAudit(names) {
+		if _, ok := snapshot[n]; !ok {
+			term.Warn(f.Err, "git-tdd", "%s/%s appeared after you approved the filing; it is not part of the audit trail", term.Path(f.dir), n)
+		}
+	}
+	for _, n := range sortedAudit(keys(snapshot)) {
+		if f.sameFile(n, snapshot[n]) {
+			continue
+		}
+		term.Warn(f.Err, "git-tdd", "%s/%s changed after you approved the filing; the audit keeps what you approved", term.Path(f.dir), n)
+		if err := f.Tree.Write(f.dir+"/"+n, snapshot[n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func keys(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
 // finish moves the folder to done/<number>-<slug>/ and commits every audit
 // file in one commit. Each step can be repeated: a run interrupted here
 // resumes here, and the issue is not filed again.
@@ -207,6 +241,12 @@ func (f *Flow) finish(pos Position) error {
 	number, url, err := f.filedNumber(pos)
 	if err != nil {
 		return err
+	}
+	files := f.filed
+	if files == nil { // resumed: GitHub, the hashes and the human must agree
+		if files, err = f.confirmFiled(pos, number); err != nil {
+			return err
+		}
 	}
 	done := fmt.Sprintf("%s/%d-%s", DoneDir, number, f.slug)
 	if f.dir != done {
@@ -226,12 +266,6 @@ func (f *Flow) finish(pos Position) error {
 		var filed Filed
 		if json.Unmarshal(data, &filed) == nil {
 			title = filed.Title
-		}
-	}
-	files := f.filed
-	if files == nil { // resumed: what is on disk must be what was filed
-		if files, err = f.verifiedFiles(pos.Filed, number); err != nil {
-			return err
 		}
 	}
 	commit, err := f.commitAudit(number, url, title, files)
@@ -259,33 +293,73 @@ func (f *Flow) filedNumber(pos Position) (int, string, error) {
 	return filed.Number, filed.URL, nil
 }
 
-// verifiedFiles reads the audit files NNN-filed.json lists, and the file
-// itself, checking each against the sha256 recorded when the issue was filed.
-func (f *Flow) verifiedFiles(filedName string, number int) (map[string][]byte, error) {
-	data, err := f.read(filedName)
+// confirmFiled is the finish of an issue another run filed: the folder's
+// record of it must match the issue on GitHub and its own hashes, and a human
+// must see the files and agree before git tdd commits them as approved.
+func (f *Flow) confirmFiled(pos Position, number int) (map[string][]byte, error) {
+	files, filed, err := f.verifiedFiles(pos.Filed, number)
 	if err != nil {
 		return nil, err
 	}
+	is, found, err := f.GitHub.ViewIssue(f.Ctx, number)
+	if err != nil {
+		return nil, fmt.Errorf("checking #%d on GitHub: %w", number, err)
+	}
+	record := term.Path(f.dir + "/" + pos.Filed)
+	if !found {
+		return nil, exitcode.New(exitcode.Refused, "%s says #%d was filed, but GitHub has no such issue; nothing was committed", record, number).
+			WithHint("remove %s and run git tdd issue resume %s to go back to the verdict gate", record, f.slug)
+	}
+	if is.Title != filed.Title || !SameText(is.Body, string(Body(files[filed.Draft]))) {
+		return nil, exitcode.New(exitcode.Refused, "%s says #%d was filed from %s, but the issue on GitHub is not that draft; nothing was committed", record, number, filed.Draft)
+	}
+	w := f.Human.Writer()
+	fmt.Fprintf(w, "#%d (%s) was filed by an earlier run, and matches %s. Its audit files:\n", number, is.URL, filed.Draft)
+	for _, n := range sortedAudit(keys(files)) {
+		fmt.Fprintf(w, "  %-18s %s\n", n, SummaryLine(files[n], 80))
+	}
+	f.showEarlier()
+	choice, err := f.Human.Choose(f.Ctx, "[C]ommit the audit trail / [A]bort?", []term.Choice{
+		{Word: "commit", Aliases: []string{"c"}}, {Word: "abort", Aliases: []string{"a"}}})
+	if err != nil {
+		return nil, f.noAnswer(err, "nothing was committed")
+	}
+	if choice != "commit" {
+		return nil, exitcode.New(exitcode.Refused, "aborted: nothing was committed; the files stay in %s/", term.Path(f.dir))
+	}
+	return files, nil
+}
+
+// verifiedFiles reads the audit files NNN-filed.json lists, and the file
+// itself, checking each against the sha256 recorded when the issue was filed.
+func (f *Flow) verifiedFiles(filedName string, number int) (map[string][]byte, Filed, error) {
 	var filed Filed
+	data, err := f.read(filedName)
+	if err != nil {
+		return nil, filed, err
+	}
 	if err := json.Unmarshal(data, &filed); err != nil {
-		return nil, exitcode.New(exitcode.Usage, "%s/%s: %v", f.dir, filedName, err)
+		return nil, filed, exitcode.New(exitcode.Usage, "%s/%s: %v", f.dir, filedName, err)
 	}
 	files := map[string][]byte{filedName: data}
 	for _, af := range filed.Files {
 		if !auditName.MatchString(af.Name) {
-			return nil, exitcode.New(exitcode.Usage, "%s/%s lists %q, which is not an audit file", f.dir, filedName, af.Name)
+			return nil, filed, exitcode.New(exitcode.Usage, "%s/%s lists %q, which is not an audit file", f.dir, filedName, af.Name)
 		}
 		content, err := f.read(af.Name)
 		if err != nil {
-			return nil, err
+			return nil, filed, err
 		}
 		if sha(content) != af.SHA256 {
-			return nil, exitcode.New(exitcode.Refused, "%s/%s changed after #%d was filed, so the audit trail would not show what happened; nothing was committed", f.dir, af.Name, number).
+			return nil, filed, exitcode.New(exitcode.Refused, "%s/%s changed after #%d was filed, so the audit trail would not show what happened; nothing was committed", f.dir, af.Name, number).
 				WithHint("restore it (%s lists its sha256), then git tdd issue resume %s", filedName, f.slug)
 		}
 		files[af.Name] = content
 	}
-	return files, nil
+	if _, ok := files[filed.Draft]; !ok {
+		return nil, filed, exitcode.New(exitcode.Usage, "%s/%s does not list the draft it says was filed (%q)", f.dir, filedName, filed.Draft)
+	}
+	return files, filed, nil
 }
 
 // commitAudit commits the audit files (and the removal of any the active

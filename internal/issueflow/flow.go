@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +47,7 @@ type Filer interface {
 	CreateLabel(ctx context.Context, name string) error
 	CreateIssue(ctx context.Context, title string, body []byte, labels []string) (int, string, error)
 	FindIssue(ctx context.Context, title string, body []byte) (int, string, bool, error)
+	ViewIssue(ctx context.Context, n int) (Issue, bool, error)
 }
 
 // Flow is one run of git tdd issue over one workflow.
@@ -71,8 +70,11 @@ type Flow struct {
 
 	slug string
 	dir  string // the audit folder, relative to Repo.Top
-	// filed are the audit files as they were read and hashed when the issue
-	// was filed: the commit takes these bytes, not whatever is on disk later.
+	// wrote are the audit files this run wrote, or the human sent, as they
+	// were then: after a resume the others could have been written by anyone.
+	wrote map[string][]byte
+	// filed are the audit files as the human approved filing them: the
+	// commit takes these bytes, not whatever is on disk later.
 	filed map[string][]byte
 }
 
@@ -117,8 +119,11 @@ func (f *Flow) Start(briefPath string, brief []byte, slug string) error {
 		return exitcode.New(exitcode.Usage, "the issue workflow %s was just started by another git tdd issue", slug).
 			WithHint("git tdd issue resume %s", slug)
 	}
-	f.slug, f.dir = slug, ActiveDir+"/"+slug
-	if err := f.Tree.Write(f.dir+"/"+FileName(1, KindBrief), brief); err != nil {
+	f.slug, f.dir, f.wrote = slug, ActiveDir+"/"+slug, map[string][]byte{}
+	if err := f.checkDirs(); err != nil {
+		return err
+	}
+	if err := f.save(FileName(1, KindBrief), brief); err != nil {
 		return err
 	}
 	now := time.Now().UTC().Truncate(time.Second)
@@ -174,7 +179,7 @@ func (f *Flow) Resume(slug string) error {
 	if err != nil {
 		return err
 	}
-	f.slug, f.dir = slug, ActiveDir+"/"+slug
+	f.slug, f.dir, f.wrote = slug, ActiveDir+"/"+slug, map[string][]byte{}
 	d := st.Issues[slug]
 	if d != nil && validDir(d.Dir, slug) {
 		f.dir = d.Dir
@@ -182,6 +187,9 @@ func (f *Flow) Resume(slug string) error {
 	if d != nil && d.Done() {
 		fmt.Fprintln(f.Out, DoneMessage(d))
 		return nil
+	}
+	if err := f.checkDirs(); err != nil {
+		return err
 	}
 	if _, ok, err := f.Tree.ReadDir(f.dir); err != nil || !ok {
 		if err == nil {
@@ -236,7 +244,9 @@ func (f *Flow) run() error {
 		}
 		switch pos.Node {
 		case NodeDraft:
-			err = f.draft(pos)
+			if err = f.draft(pos); err == nil {
+				err = f.advanced(pos)
+			}
 		case NodeEditDraft:
 			err = f.draftGate(pos)
 		case NodeEditVerdict:
@@ -253,6 +263,16 @@ func (f *Flow) run() error {
 			return err
 		}
 	}
+}
+
+// advanced checks that a new draft made the workflow move on: a folder whose
+// files the workflow cannot order would otherwise ask the drafter forever.
+func (f *Flow) advanced(before Position) error {
+	after, err := f.position()
+	if err == nil && after.Drafts != before.Drafts+1 {
+		err = exitcode.New(exitcode.Usage, "%s: the draft just saved is not the workflow's latest file; nothing more is asked for", f.dir)
+	}
+	return err
 }
 
 // position reads where the workflow stands from its audit folder.
@@ -313,12 +333,33 @@ func (f *Flow) read(name string) ([]byte, error) {
 // write saves the next audit file.
 func (f *Flow) write(n int, kind Kind, data []byte) (string, error) {
 	name := FileName(n, kind)
-	return name, f.Tree.Write(f.dir+"/"+name, data)
+	return name, f.save(name, data)
 }
 
-// abs is an audit file's path for a program that is not git tdd (the editor).
-func (f *Flow) abs(name string) string {
-	return filepath.Join(f.Repo.Top, filepath.FromSlash(path.Join(f.dir, name)))
+// save writes an audit file this run vouches for.
+func (f *Flow) save(name string, data []byte) error {
+	if err := f.Tree.Write(f.dir+"/"+name, data); err != nil {
+		return err
+	}
+	f.wrote[name] = data
+	return nil
+}
+
+// checkDirs refuses audit folders reached through a symlink: the folder is
+// moved and committed, and must be where its name says.
+func (f *Flow) checkDirs() error {
+	for _, d := range []string{f.dir, DoneDir} {
+		err := f.Tree.NoSymlinks(d)
+		var pe *fsafe.PathError
+		if errors.As(err, &pe) {
+			return exitcode.With(exitcode.Usage, fmt.Errorf("%s is a symlink; the audit folders must be real directories, nothing was read or written", term.Path(pe.Path))).
+				WithHint("replace the symlink %s with a directory", term.Path(pe.Path))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // noAnswer turns a prompt that got no answer into the command's error: no

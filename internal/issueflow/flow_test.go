@@ -77,6 +77,7 @@ func (g *filer) CreateIssue(_ context.Context, _ string, body []byte, _ []string
 	g.bodies = append(g.bodies, body)
 	return 7, "https://github.com/o/r/issues/7", nil
 }
+func (g *filer) ViewIssue(context.Context, int) (Issue, bool, error) { return Issue{}, false, nil }
 func (g *filer) FindIssue(context.Context, string, []byte) (int, string, bool, error) {
 	g.looked++
 	return g.found, "https://github.com/o/r/issues/7", g.found != 0, nil
@@ -189,7 +190,7 @@ func TestFiledIsWhatWasApproved(t *testing.T) {
 	if len(fx.gh.bodies) != 1 || string(fx.gh.bodies[0]) != "**Labels:** tdd\n\nDraft.\n" {
 		t.Fatalf("filed %q", fx.gh.bodies)
 	}
-	if !strings.Contains(warn.String(), "002-draft.md changed after you approved it") {
+	if !strings.Contains(warn.String(), "002-draft.md changed after you approved the filing; the audit keeps what you approved") {
 		t.Errorf("no warning:\n%s", warn.String())
 	}
 	committed := git(t, fx.top, "show", "HEAD:docs/audit/done/7-x/002-draft.md")
@@ -199,9 +200,10 @@ func TestFiledIsWhatWasApproved(t *testing.T) {
 }
 
 // TestModelFailureSavesNothing: a drafter that fails leaves no draft and
-// exits 4; resume asks it again.
+// exits 4; resume shows the brief (an earlier run wrote it), and once the
+// human sends it, asks the drafter again.
 func TestModelFailureSavesNothing(t *testing.T) {
-	fx := newFixture(t, "manual")
+	fx := newFixture(t, "send", "manual")
 	fx.drafter.err = errors.New("overloaded")
 	err := fx.flow.Start("x.md", []byte("brief\n"), "x")
 	if exitcode.Of(err) != exitcode.Escalate || !strings.Contains(err.Error(), "the drafter failed: overloaded; nothing was saved") {
@@ -216,6 +218,9 @@ func TestModelFailureSavesNothing(t *testing.T) {
 	}
 	if len(fx.drafter.prompts) != 2 || len(fx.reviewer.prompts) != 0 {
 		t.Fatalf("drafter %d, reviewer %d calls", len(fx.drafter.prompts), len(fx.reviewer.prompts))
+	}
+	if fx.human.asked[0] != "[S]end the brief to the drafter / [E]dit / [M]anual?" {
+		t.Fatalf("asked %q", fx.human.asked)
 	}
 }
 

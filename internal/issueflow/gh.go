@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -50,9 +51,9 @@ func (g *GitHub) run(ctx context.Context, stdin []byte, args ...string) ([]byte,
 			return nil, ctx.Err()
 		}
 		if msg := tailLines(stderr.String(), 6); msg != "" {
-			return out, fmt.Errorf("gh %s: %s", args[0]+" "+args[1], msg)
+			return out, fmt.Errorf("gh %s %s: %s", args[0], args[1], msg)
 		}
-		return out, fmt.Errorf("gh %s: %w", args[0]+" "+args[1], err)
+		return out, fmt.Errorf("gh %s %s: %w", args[0], args[1], err)
 	}
 	return out, nil
 }
@@ -109,16 +110,62 @@ func (g *GitHub) CreateIssue(ctx context.Context, title string, body []byte, lab
 	return n, url, nil
 }
 
-// FindIssue looks for an issue with this title and body: one an interrupted or
-// failed attempt may have filed after all, so that it is not filed twice.
+// FindIssue looks for an issue with this title and body among the user's
+// latest: one an interrupted or failed attempt may have filed after all, so
+// that it is not filed twice. It lists issues rather than searching them:
+// GitHub's search index lags behind a new issue.
 func (g *GitHub) FindIssue(ctx context.Context, title string, body []byte) (int, string, bool, error) {
 	args := append([]string{"issue", "list"}, g.repoArgs()...)
-	args = append(args, "--state=all", "--search=\""+strings.ReplaceAll(title, `"`, " ")+"\" in:title", "--json=number,url,title,body", "--limit=30")
+	args = append(args, "--state=all", "--author=@me", "--json=number,url,title,body", "--limit=50")
 	out, err := g.run(ctx, nil, args...)
 	if err != nil {
 		return 0, "", false, err
 	}
 	return MatchIssue(out, title, body)
+}
+
+// ViewIssue reads issue n: whether it exists, and its title, body and URL.
+func (g *GitHub) ViewIssue(ctx context.Context, n int) (Issue, bool, error) {
+	args := append([]string{"issue", "view", strconv.Itoa(n)}, g.repoArgs()...)
+	out, err := g.run(ctx, nil, append(args, "--json=number,url,title,body")...)
+	if err != nil {
+		if strings.Contains(err.Error(), "Could not resolve to an issue") {
+			return Issue{}, false, nil
+		}
+		return Issue{}, false, err
+	}
+	var is Issue
+	if err := json.Unmarshal(out, &is); err != nil {
+		return Issue{}, false, fmt.Errorf("reading gh issue view: %w", err)
+	}
+	return is, is.Number == n, nil
+}
+
+// Issue is an issue as gh shows it.
+type Issue struct {
+	Number      int
+	URL         string
+	Title, Body string
+}
+
+// ResolveRepo asks gh which repository it would file in, so that it is shown
+// before the human approves and stays the same however the remotes change.
+func (g *GitHub) ResolveRepo(ctx context.Context) (string, error) {
+	out, err := g.run(ctx, nil, "repo", "view", "--json=nameWithOwner", "--jq=.nameWithOwner")
+	if err != nil {
+		return "", err
+	}
+	repo := strings.TrimSpace(string(out))
+	if repo == "" || strings.ContainsAny(repo, " \t\n") {
+		return "", errors.New("gh repo view named no repository")
+	}
+	return repo, nil
+}
+
+// SameText compares an issue's body as GitHub keeps it with what was sent.
+func SameText(a, b string) bool {
+	norm := func(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")) }
+	return norm(a) == norm(b)
 }
 
 var issueURL = regexp.MustCompile(`^https?://\S+/issues/([0-9]+)$`)
@@ -177,17 +224,12 @@ func MatchIssue(list []byte, title string, body []byte) (int, string, bool, erro
 	if len(bytes.TrimSpace(list)) == 0 {
 		return 0, "", false, nil
 	}
-	var issues []struct {
-		Number      int
-		URL         string
-		Title, Body string
-	}
+	var issues []Issue
 	if err := json.Unmarshal(list, &issues); err != nil {
 		return 0, "", false, fmt.Errorf("reading gh issue list: %w", err)
 	}
-	norm := func(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")) }
 	for _, is := range issues {
-		if is.Title == title && norm(is.Body) == norm(string(body)) {
+		if is.Title == title && SameText(is.Body, string(body)) {
 			return is.Number, is.URL, true, nil
 		}
 	}

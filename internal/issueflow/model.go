@@ -16,7 +16,8 @@ import (
 // the user's SSH keys: a model's command gets none of them (seed 004 §3.11:
 // the agent never has gh).
 var credentials = []string{"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN",
-	"GH_CONFIG_DIR", "GH_HOST", "GH_REPO", "SSH_AUTH_SOCK", "GIT_ASKPASS", "SSH_ASKPASS"}
+	"GH_CONFIG_DIR", "GH_HOST", "GH_REPO", "SSH_AUTH_SOCK", "GIT_ASKPASS", "SSH_ASKPASS",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT"}
 
 // ModelEnv is the environment of a drafter or reviewer: the sealed one
 // (runner.Seal), without credentials, and with gh pointed at an empty
@@ -33,7 +34,9 @@ func ModelEnv(environ []string, ghConfig string) []string {
 			out = append(out, kv)
 		}
 	}
-	return append(out, "GH_CONFIG_DIR="+ghConfig)
+	// git of its own without the user's configuration: no credential helper
+	// to ask for a token, no prompt for one
+	return append(out, "GH_CONFIG_DIR="+ghConfig, "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0")
 }
 
 // Command is a drafter or reviewer that is a program: the prompt on its

@@ -1,8 +1,11 @@
 package issueflow
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/exitcode"
@@ -11,30 +14,30 @@ import (
 )
 
 // draft is N2: the drafter writes a draft from the brief and the template, or
-// from the human's feedback, the current draft and the template.
+// from the human's feedback, the current draft and the template. What goes to
+// the drafter is what this run wrote or the human sent: a brief or feedback
+// found on resume is shown to the human first.
 func (f *Flow) draft(pos Position) error {
 	if pos.Drafts >= f.Cfg.MaxIterations {
 		return exitcode.New(exitcode.Escalate, "%s has had %s, [issue] max_iterations; no more are asked for",
 			f.slug, term.Count(pos.Drafts, "draft", "drafts")).
 			WithHint("file the last draft by hand, or raise max_iterations in .git-tdd.toml, commit it and run git tdd issue resume %s", f.slug)
 	}
-	var prompt string
+	input, what := FileName(1, KindBrief), "the brief"
 	if pos.Draft != "" && pos.Feedback != "" {
-		feedback, err := f.read(pos.Feedback)
-		if err != nil {
-			return err
-		}
+		input, what = pos.Feedback, "this feedback"
+	}
+	text, err := f.vouch(input, what)
+	if err != nil {
+		return err
+	}
+	prompt := prompts.IssueDraft(string(text), f.Template)
+	if input == pos.Feedback {
 		current, err := f.read(pos.Draft)
 		if err != nil {
 			return err
 		}
-		prompt = prompts.IssueRedraft(string(feedback), string(current), f.Template)
-	} else {
-		brief, err := f.read(FileName(1, KindBrief))
-		if err != nil {
-			return err
-		}
-		prompt = prompts.IssueDraft(string(brief), f.Template)
+		prompt = prompts.IssueRedraft(string(text), string(current), f.Template)
 	}
 	fmt.Fprintf(f.Err, "N2: asking the drafter for draft #%d\n", pos.Drafts+1)
 	name, err := f.consult("drafter", f.Drafter, prompt, pos.Next, KindDraft)
@@ -43,6 +46,62 @@ func (f *Flow) draft(pos Position) error {
 	}
 	fmt.Fprintf(f.Err, "N2: draft #%d saved as %s\n", pos.Drafts+1, name)
 	return nil
+}
+
+// vouch returns an audit file that is about to go to a model: as this run
+// wrote it, or, when an earlier run did (anyone could have written it since),
+// after the human has read it and sent it.
+func (f *Flow) vouch(name, what string) ([]byte, error) {
+	if data, ok := f.wrote[name]; ok && f.sameFile(name, data) {
+		return data, nil
+	}
+	w := f.Human.Writer()
+	for {
+		data, err := f.read(name)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(w, "%s was written before this run, so git tdd cannot tell who wrote it:\n", name)
+		for _, l := range firstLines(data, 20) {
+			fmt.Fprintf(w, "  | %s\n", l)
+		}
+		choice, err := f.Human.Choose(f.Ctx, "[S]end "+what+" to the drafter / [E]dit / [M]anual?", []term.Choice{
+			{Word: "send", Aliases: []string{"s"}}, {Word: "edit", Aliases: []string{"e"}}, {Word: "manual", Aliases: []string{"m"}}})
+		if err != nil {
+			return nil, f.noAnswer(err, "nothing was sent")
+		}
+		switch choice {
+		case "manual":
+			return nil, errStopped
+		case "edit":
+			if _, err := f.edit(name); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !f.sameFile(name, data) {
+			fmt.Fprintf(w, "%s changed while you decided: showing it again\n", name)
+			continue
+		}
+		f.wrote[name] = data
+		return data, nil
+	}
+}
+
+// firstLines are up to n lines of text, safe for a terminal.
+func firstLines(text []byte, n int) []string {
+	ls := strings.Split(strings.TrimRight(string(text), "\n"), "\n")
+	more := len(ls) - n
+	if more > 0 {
+		ls = ls[:n]
+	}
+	for i, l := range ls {
+		ls[i] = term.Line(l, 120)
+	}
+	if more > 0 {
+		ls = append(ls, fmt.Sprintf("… (%s more)", term.Count(more, "line", "lines")))
+	}
+	return ls
 }
 
 // consult asks the drafter or the reviewer and saves the answer as the audit
@@ -68,15 +127,14 @@ func (f *Flow) consult(who string, m Model, prompt string, n int, kind Kind) (st
 // decide goes on.
 func (f *Flow) draftGate(pos Position) error {
 	for {
-		if err := f.edit(pos.Draft); err != nil {
-			return err
-		}
-		draft, err := f.read(pos.Draft)
+		edited, err := f.edit(pos.Draft)
 		if err != nil {
 			return err
 		}
+		draft := edited[pos.Draft]
 		w := f.Human.Writer()
 		f.showDraft(pos, draft)
+		f.showEarlier()
 		fmt.Fprintf(w, "Iteration %d | Draft #%d\n", pos.Drafts, pos.Drafts)
 		choice, err := f.Human.Choose(f.Ctx, "[S]end to the reviewer / [R]evise / [M]anual?", []term.Choice{
 			{Word: "send", Aliases: []string{"s"}}, {Word: "revise", Aliases: []string{"r"}}, {Word: "manual", Aliases: []string{"m"}}})
@@ -118,20 +176,16 @@ func (f *Flow) review(pos Position, draft []byte) error {
 // approves filing, asks for a revision, or stops.
 func (f *Flow) verdictGate(pos Position) error {
 	for {
-		if err := f.edit(pos.Draft, pos.Verdict); err != nil {
-			return err
-		}
-		draft, err := f.read(pos.Draft)
+		edited, err := f.edit(pos.Draft, pos.Verdict)
 		if err != nil {
 			return err
 		}
-		verdict, err := f.read(pos.Verdict)
-		if err != nil {
-			return err
-		}
+		draft, verdict := edited[pos.Draft], edited[pos.Verdict]
 		w := f.Human.Writer()
 		f.showDraft(pos, draft)
 		fmt.Fprintf(w, "verdict #%d  %s\n  %s\n", pos.Verdicts, term.Path(f.dir+"/"+pos.Verdict), SummaryLine(verdict, 100))
+		f.showEarlier()
+		fmt.Fprintf(w, "files in: %s\n", term.Line(f.Repository, 100))
 		fmt.Fprintf(w, "Iteration %d | Draft #%d | Verdict #%d\n", pos.Drafts, pos.Drafts, pos.Verdicts)
 		choice, err := f.Human.Choose(f.Ctx, "[A]pprove and file / [R]evise / [M]anual?", []term.Choice{
 			{Word: "approve", Aliases: []string{"a"}}, {Word: "revise", Aliases: []string{"r"}}, {Word: "manual", Aliases: []string{"m"}}})
@@ -148,7 +202,11 @@ func (f *Flow) verdictGate(pos Position) error {
 		case "revise":
 			return f.feedback(pos, verdict)
 		}
-		return f.file(pos, draft)
+		snapshot, err := f.snapshot()
+		if err != nil {
+			return err
+		}
+		return f.file(pos, draft, snapshot)
 	}
 }
 
@@ -171,9 +229,11 @@ func (f *Flow) feedback(pos Position, verdict []byte) error {
 			return f.noAnswer(err, "the draft is kept")
 		}
 		if strings.EqualFold(line, "edit") {
-			if line, err = f.editFeedback(); err != nil {
+			written, err := f.editor(map[string][]byte{"feedback.txt": nil}, "feedback.txt")
+			if err != nil {
 				return err
 			}
+			line = string(written["feedback.txt"])
 		}
 		if text = strings.TrimSpace(line); text != "" {
 			break
@@ -192,36 +252,88 @@ func (f *Flow) feedback(pos Position, verdict []byte) error {
 	return nil
 }
 
-// feedbackDraft is where feedback is written in the editor; it only becomes
-// an audit file, under its number, once the human has written something.
-const feedbackDraft = "feedback-in-progress.txt"
-
-func (f *Flow) editFeedback() (string, error) {
-	rel := f.dir + "/" + feedbackDraft
-	if err := f.Tree.Write(rel, nil); err != nil {
-		return "", err
+// edit opens audit files in the editor and returns them as the human left
+// them, saved back into the folder. The editor works on private copies, so it
+// never follows a symlink planted in the folder, and a change made to a file
+// by something else while the editor is open is reported and not kept.
+func (f *Flow) edit(names ...string) (map[string][]byte, error) {
+	before := map[string][]byte{}
+	for _, n := range names {
+		data, err := f.read(n)
+		if err != nil {
+			return nil, err
+		}
+		before[n] = data
 	}
-	defer f.Tree.Remove(rel)
-	if err := f.edit(feedbackDraft); err != nil {
-		return "", err
+	after, err := f.editor(before, names...)
+	if err != nil {
+		return nil, err
 	}
-	data, err := f.read(feedbackDraft)
-	return string(data), err
+	for _, n := range names {
+		now, err := f.read(n)
+		if err != nil {
+			return nil, err
+		}
+		if !bytes.Equal(now, before[n]) {
+			term.Warn(f.Human.Writer(), "git-tdd", "%s was changed by something else while you edited it; your version is kept", n)
+		}
+		if _, vouched := f.wrote[n]; vouched {
+			err = f.save(n, after[n]) // the human's edit of what this run wrote
+		} else if !bytes.Equal(now, after[n]) {
+			err = f.Tree.Write(f.dir+"/"+n, after[n])
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return after, nil
 }
 
-// edit opens audit files in the editor.
-func (f *Flow) edit(names ...string) error {
-	files := make([]string, len(names))
-	for i, n := range names {
-		files[i] = f.abs(n)
+// editor runs the editor on private copies of files (named as in the folder,
+// in a directory only this user can read) and returns what they hold after.
+func (f *Flow) editor(files map[string][]byte, order ...string) (map[string][]byte, error) {
+	dir, err := os.MkdirTemp("", "git-tdd-issue-"+f.slug+"-*")
+	if err != nil {
+		return nil, err
 	}
-	if err := f.Editor.Edit(f.Ctx, files...); err != nil {
-		if f.Ctx.Err() != nil {
-			return f.Ctx.Err()
+	defer os.RemoveAll(dir)
+	paths := make([]string, len(order))
+	for i, n := range order {
+		paths[i] = filepath.Join(dir, n)
+		if err := os.WriteFile(paths[i], files[n], 0o600); err != nil {
+			return nil, err
 		}
-		return exitcode.With(exitcode.Usage, err).WithHint("fix the editor (git var GIT_EDITOR), then git tdd issue resume %s", f.slug)
 	}
-	return nil
+	if err := f.Editor.Edit(f.Ctx, paths...); err != nil {
+		if f.Ctx.Err() != nil {
+			return nil, f.Ctx.Err()
+		}
+		return nil, exitcode.With(exitcode.Usage, err).WithHint("fix the editor (git var GIT_EDITOR), then git tdd issue resume %s", f.slug)
+	}
+	out := map[string][]byte{}
+	for i, n := range order {
+		data, err := readLimited(paths[i])
+		if err != nil {
+			return nil, err
+		}
+		out[n] = data
+	}
+	return out, nil
+}
+
+// readLimited reads a regular file of at most MaxFile bytes.
+func readLimited(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file after the editor", path)
+	}
+	if fi.Size() > MaxFile {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxFile)
+	}
+	return os.ReadFile(path)
 }
 
 // showDraft prints what the human decides on: which draft, its title and labels.
@@ -237,4 +349,25 @@ func (f *Flow) showDraft(pos Position, draft []byte) {
 	}
 	fmt.Fprintf(w, "draft #%d  %s  (%s)\n  title:  %s\n  labels: %s\n", pos.Drafts, term.Path(f.dir+"/"+pos.Draft),
 		term.Count(strings.Count(string(draft), "\n"), "line", "lines"), term.Line(title, 100), term.Line(labels, 100))
+}
+
+// showEarlier names the audit files this run did not write: after a resume,
+// anything with a shell could have written them, the verdict included.
+func (f *Flow) showEarlier() {
+	if earlier := f.earlier(); len(earlier) > 0 {
+		fmt.Fprintf(f.Human.Writer(), "written before this run, so git tdd cannot tell who wrote them: %s\n", strings.Join(earlier, ", "))
+	}
+}
+
+// earlier lists the folder's audit files that this run did not write (or
+// have the human send) as they are now.
+func (f *Flow) earlier() []string {
+	names, _, _ := f.Tree.ReadDir(f.dir)
+	var out []string
+	for _, n := range sortedAudit(names) {
+		if data, ok := f.wrote[n]; !ok || !f.sameFile(n, data) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

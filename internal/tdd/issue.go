@@ -47,6 +47,14 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 			return nil, nil, exitcode.With(exitcode.Usage, fmt.Errorf("the workflow's working tree %s: %w", dir, err))
 		}
 	}
+	// the review prompt and [issue] are read at HEAD: a branch's commit, which
+	// git diffgate --strict reviews, not a detached commit nobody did
+	if branch, err := repo.Branch(env.Ctx); err != nil {
+		return nil, nil, err
+	} else if branch == "" {
+		return nil, nil, exitcode.New(exitcode.Usage, "HEAD is detached: git tdd issue reads its configuration and review prompt from the checked-out branch's commit").
+			WithHint("check out a branch (git switch <branch>), then run it again")
+	}
 	cfg, err := env.Config(repo, "HEAD")
 	if err != nil {
 		return nil, nil, err
@@ -99,6 +107,15 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 		}
 		return nil, nil, exitcode.With(exitcode.Usage, fmt.Errorf("gh is not logged in (%v); nothing was changed", err)).WithHint("gh auth login")
 	}
+	if gh.Repo == "" {
+		// gh's own choice comes from the remotes, which anything in the
+		// repository can change: fixed now, shown at the gate
+		if gh.Repo, err = gh.ResolveRepo(env.Ctx); err != nil {
+			tty.Close()
+			return nil, nil, exitcode.With(exitcode.Usage, fmt.Errorf("gh cannot tell which repository to file in (%v); nothing was changed", err)).
+				WithHint("set [issue] repo = \"owner/name\" in %s and commit it", config.FileName)
+		}
+	}
 	tree, err := fsafe.OpenTree(repo.Top, repo.GitDir, repo.CommonDir)
 	if err != nil {
 		tty.Close()
@@ -109,8 +126,8 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 		Template: string(template), ReviewPrompt: string(review), Human: tty, Editor: editor,
 		Drafter:  issueflow.Command(ic.Drafter, os.Environ(), ic.Timeout.Duration),
 		Reviewer: issueflow.Command(ic.Reviewer, os.Environ(), ic.Timeout.Duration),
-		GitHub:   gh, Repository: ic.Repo, Sign: repo.SignsCommits(env.Ctx), Out: env.Stdout, Err: env.Stderr}
-	dataPolicy(env, ic, builtin)
+		GitHub:   gh, Repository: gh.Repo, Sign: repo.SignsCommits(env.Ctx), Out: env.Stdout, Err: env.Stderr}
+	dataPolicy(env, ic, gh.Repo, builtin)
 	return f, func() { tree.Close(); tty.Close() }, nil
 }
 
@@ -127,13 +144,9 @@ func editorNote(env *cmdline.Env, repo *gitx.Repo, editor string) {
 }
 
 // dataPolicy says, before anything is sent, who gets what.
-func dataPolicy(env *cmdline.Env, ic config.Issue, builtinTemplate bool) {
+func dataPolicy(env *cmdline.Env, ic config.Issue, where string, builtinTemplate bool) {
 	if builtinTemplate {
 		fmt.Fprintf(env.Stderr, "git tdd issue: %s is not committed; the drafter follows the built-in template\n", term.Path(ic.Template))
-	}
-	where := "the repository gh chooses"
-	if ic.Repo != "" {
-		where = ic.Repo
 	}
 	fmt.Fprintf(env.Stderr, "git tdd issue: the drafter (%s) gets the brief, the template and your feedback; the reviewer (%s) gets %s and each draft you send; gh files only a draft you approve, in %s\n",
 		term.Line(strings.Join(ic.Drafter, " "), 80), term.Line(strings.Join(ic.Reviewer, " "), 80), term.Path(ic.ReviewPrompt), where)

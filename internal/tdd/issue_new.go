@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/contextcheck"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/issueflow"
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -56,6 +57,14 @@ func (c *IssueNewCmd) Run(env *cmdline.Env) error {
 // readBrief reads the brief: a regular file of at most issueflow.MaxFile
 // bytes, with something in it.
 func readBrief(path, shown string) ([]byte, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// one planted where notes are expected would send what it points to
+		// (a key, a token) to the drafter, and commit it
+		return nil, exitcode.New(exitcode.Usage, "the brief %s is a symlink: give the file itself", term.Path(shown))
+	}
+	if why := contextcheck.SecretName(path, nil); why != "" {
+		return nil, exitcode.New(exitcode.Usage, "the brief %s is not sent to the drafter: %s", term.Path(shown), why)
+	}
 	file, err := os.Open(path)
 	if err != nil {
 		return nil, exitcode.New(exitcode.Usage, "cannot read the brief %s: %v", term.Path(shown), unwrapPath(err))
@@ -76,6 +85,9 @@ func readBrief(path, shown string) ([]byte, error) {
 		return nil, exitcode.New(exitcode.Usage, "the brief %s is larger than %d bytes", term.Path(shown), issueflow.MaxFile)
 	case strings.TrimSpace(string(data)) == "":
 		return nil, exitcode.New(exitcode.Usage, "the brief %s is empty", term.Path(shown))
+	}
+	if why := contextcheck.SecretContent(data); why != "" {
+		return nil, exitcode.New(exitcode.Usage, "the brief %s is not sent to the drafter: %s", term.Path(shown), why)
 	}
 	return data, nil
 }

@@ -54,19 +54,13 @@ func (c *IssueResumeCmd) Run(env *cmdline.Env) error {
 	return f.Resume(c.Slug)
 }
 
-// knownWorktree is the working tree state.toml names for a workflow, if it is
-// one of this repository's: the state is only a cache, which anyone with a
-// shell could point at another repository.
+// knownWorktree checks that the workflow is in this working tree: state.toml
+// is only a cache anyone could edit, so a workflow is never followed into
+// another working tree (with another HEAD, and another review prompt) unseen.
 func knownWorktree(env *cmdline.Env, repo *gitx.Repo, dir string) (string, error) {
-	wts, err := repo.Worktrees(env.Ctx)
-	if err != nil {
-		return "", err
+	if dir == "" || fsafe.SamePath(dir, repo.Top) {
+		return "", nil
 	}
-	for _, wt := range wts {
-		if fsafe.SamePath(wt.Path, dir) {
-			return wt.Path, nil
-		}
-	}
-	return "", exitcode.New(exitcode.Usage, "state.toml says this workflow is in %s, which is not a working tree of this repository", term.Path(dir)).
-		WithHint("run git tdd issue resume in the working tree that holds its folder")
+	return "", exitcode.New(exitcode.Usage, "this workflow's folder is in the working tree %s, not this one", term.Path(dir)).
+		WithHint("cd %s and run git tdd issue resume there", term.ShellQuote(dir))
 }
