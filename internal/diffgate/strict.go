@@ -119,8 +119,10 @@ func allowed(env *cmdline.Env, repo *gitx.Repo, st *state.State, commits map[str
 		return true, nil
 	}
 	if created {
-		// A branch created at a commit some ref already has lands nothing new.
-		if ok, err := repo.ReachableFrom(env.Ctx, u.New, "--all"); ok || err != nil {
+		// A branch created at a commit another branch already has lands
+		// nothing new. Only branches count: a tag or any other ref can be
+		// made at an unreviewed commit without this hook seeing it.
+		if ok, err := repo.ReachableFrom(env.Ctx, u.New, "--branches"); ok || err != nil {
 			return ok, err
 		}
 	} else if ok, err := repo.IsAncestor(env.Ctx, u.New, u.Old); ok || err != nil {
