@@ -71,7 +71,7 @@ func (r *Result) Err(msg string) error {
 type Counter func(string) int
 
 // secretNames are the seed's patterns, matched case-insensitively on the name.
-var secretNames = []string{".env", ".env.*", "*.pem", "*.key", "*secret*", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.p12", "*.pfx", ".netrc", ".pgpass"}
+var secretNames = []string{".env", ".env.*", "*.pem", "*.key", "*secret*", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.p12", "*.pfx", ".netrc", ".pgpass", ".npmrc", ".pypirc", "hosts.yml"}
 
 // secretContent are the shapes of private keys and well-known tokens. Each has
 // literals one of which any match contains: a cheap search for them decides
@@ -92,6 +92,8 @@ var secretContent = []struct {
 	{"a Google API key", []string{"AIza"}, false, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
 	{"a Stripe secret key", []string{"_live_"}, false, regexp.MustCompile(`\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b`)},
 	{"an OpenAI or Anthropic key", []string{"sk-"}, false, regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}\b`)},
+	{"an npm token", []string{"npm_"}, false, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
+	{"a PyPI token", []string{"pypi-"}, false, regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_-]{50,}`)},
 }
 
 // Check reads paths (relative to cwd, or absolute) through the path gate and

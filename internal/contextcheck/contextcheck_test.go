@@ -81,6 +81,8 @@ func TestSecretContent(t *testing.T) {
 		"sk_live_" + strings.Repeat("9", 24):                                          "a Stripe secret key",
 		"sk-ant-" + strings.Repeat("k", 40):                                           "an OpenAI or Anthropic key",
 		"OPENAI=sk-proj-" + strings.Repeat("k", 40):                                   "an OpenAI or Anthropic key",
+		"//registry.npmjs.org/:_authToken=npm_" + strings.Repeat("a", 36):             "an npm token",
+		"password = pypi-AgEIcHlwaS5vcmc" + strings.Repeat("B", 60):                   "a PyPI token",
 		strings.Repeat("filler line\n", 5000) + "tail ghp_" + strings.Repeat("q", 40): "a GitHub token",
 	}
 	for in, want := range examples {

@@ -185,3 +185,28 @@ func TestNoSymlinks(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A symlink inside the tree on the way is refused too: RenameDir moves the
+// directory its path names, never one a symlink leads to.
+func TestRenameDirFollowsNoSymlink(t *testing.T) {
+	root := t.TempDir()
+	tr, err := OpenTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	os.MkdirAll(filepath.Join(root, "docs/skills/active/guides"), 0o755)
+	os.WriteFile(filepath.Join(root, "docs/skills/active/guides/notes.txt"), []byte("mine\n"), 0o644)
+	os.Symlink("skills", filepath.Join(root, "docs/audit"))
+	if err := tr.RenameDir("docs/audit/active/guides", "docs/done/1-guides"); err == nil {
+		t.Fatal("moved a directory through a symlink")
+	}
+	if _, err := os.Stat(filepath.Join(root, "docs/skills/active/guides/notes.txt")); err != nil {
+		t.Fatalf("the user's directory moved: %v", err)
+	}
+	os.Symlink(filepath.Join(root, "docs/skills"), filepath.Join(root, "docs/done"))
+	os.MkdirAll(filepath.Join(root, "docs/real/x"), 0o755)
+	if err := tr.RenameDir("docs/real/x", "docs/done/1-x"); err == nil {
+		t.Fatal("moved a directory into a symlinked destination")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ type Filed struct {
 	LabelsCreated []string    `json:"labels_created,omitempty"`
 	Slug          string      `json:"slug"`
 	Brief         string      `json:"brief,omitempty"`
-	FiledAt       time.Time   `json:"filed_at"`
+	FiledAt       time.Time   `json:"filed_at,omitzero"`
 	ApprovedBy    string      `json:"approved_by"` // "tty": Approve typed on the controlling terminal
 	Draft         string      `json:"draft"`       // the audit file filed
 	BodySHA256    string      `json:"body_sha256"` // of the body exactly as sent to gh
@@ -39,6 +40,9 @@ type Filed struct {
 	// CarriedOver are files an earlier run wrote, which anyone could have
 	// changed before this run: git tdd does not vouch for them.
 	CarriedOver []string `json:"carried_over,omitempty"`
+	// CheckedOnResume: a later run wrote this record, from GitHub's copy of
+	// the issue and its audit record.
+	CheckedOnResume bool `json:"checked_on_resume,omitempty"`
 }
 
 // AuditFile is one audit file and its sha256, as it was when the issue was filed.
@@ -57,7 +61,7 @@ func (f *Flow) file(pos Position, draft []byte, snapshot map[string][]byte) erro
 		fmt.Fprintf(w, "%s has no title: its first heading must be a line '# <title>'\n", pos.Draft)
 		return f.afterFailure(false)
 	}
-	labels, body := Labels(draft), Body(draft)
+	labels, body := Labels(draft), WithAuditComment(Body(draft), snapshot)
 	for {
 		filed, err := f.fileOnce(title, body, labels)
 		if err == nil {
@@ -141,8 +145,9 @@ func (f *Flow) fileOnce(title string, body []byte, labels []string) (Filed, erro
 	return filed, nil
 }
 
-// snapshot reads the folder's audit files as the human approves the filing:
-// the audit trail is the folder as it was then.
+// snapshot reads the folder's audit files as a question is asked (at N5: the
+// audit trail is the folder as it was then). The files this run wrote are
+// its own bytes: one changed behind its back is put back.
 func (f *Flow) snapshot() (map[string][]byte, error) {
 	names, _, err := f.Tree.ReadDir(f.dir)
 	if err != nil {
@@ -150,7 +155,7 @@ func (f *Flow) snapshot() (map[string][]byte, error) {
 	}
 	out := map[string][]byte{}
 	for _, n := range sortedAudit(names) {
-		if out[n], err = f.read(n); err != nil {
+		if out[n], err = f.current(n); err != nil {
 			return nil, err
 		}
 	}
@@ -195,6 +200,7 @@ func (f *Flow) record(pos Position, filed Filed, snapshot map[string][]byte) err
 		return err
 	}
 	f.filed[name] = data
+	f.filedRecord = &filed
 	if err := f.update(func(d *state.Drafting) { d.Filing, d.Node = false, string(NodeFiled) }); err != nil {
 		return err
 	}
@@ -235,23 +241,25 @@ func keys(m map[string][]byte) []string {
 }
 
 // finish moves the folder to done/<number>-<slug>/ and commits every audit
-// file in one commit. Each step can be repeated: a run interrupted here
-// resumes here, and the issue is not filed again.
+// file in one commit. In the run that filed the issue, what it recorded is in
+// memory; a later run (after a crash, or a commit that had to wait) checks the
+// folder against GitHub and asks the human first. Each step can be repeated,
+// and the issue is never filed again.
 func (f *Flow) finish(pos Position) error {
-	number, url, err := f.filedNumber(pos)
-	if err != nil {
-		return err
-	}
-	files := f.filed
-	if files == nil { // resumed: GitHub, the hashes and the human must agree
-		if files, err = f.confirmFiled(pos, number); err != nil {
+	rec, files := f.filedRecord, f.filed
+	if rec == nil {
+		var err error
+		if rec, files, err = f.confirmFiled(pos); err != nil {
 			return err
 		}
 	}
-	done := fmt.Sprintf("%s/%d-%s", DoneDir, number, f.slug)
+	if err := f.checkDirs(); err != nil {
+		return err
+	}
+	done := fmt.Sprintf("%s/%d-%s", DoneDir, rec.Number, f.slug)
 	if f.dir != done {
 		if err := f.Tree.RenameDir(f.dir, done); err != nil {
-			return exitcode.With(exitcode.Usage, fmt.Errorf("#%d is filed, but %s could not be moved to %s: %w", number, f.dir, done, err)).
+			return exitcode.With(exitcode.Usage, fmt.Errorf("#%d is filed, but %s could not be moved to %s: %w", rec.Number, f.dir, done, err)).
 				WithHint("fix that, then git tdd issue resume %s moves and commits it", f.slug)
 		}
 		old := f.dir
@@ -261,105 +269,136 @@ func (f *Flow) finish(pos Position) error {
 		}
 		fmt.Fprintf(f.Err, "moved %s to %s\n", term.Path(old), term.Path(done))
 	}
-	title := ""
-	if data, err := f.read(pos.Filed); err == nil {
-		var filed Filed
-		if json.Unmarshal(data, &filed) == nil {
-			title = filed.Title
+	if names, _, err := f.Tree.ReadDir(f.dir); err == nil {
+		for _, n := range sortedAudit(names) {
+			if _, ok := files[n]; !ok {
+				term.Warn(f.Err, "git-tdd", "%s/%s is not part of the audit trail of #%d; it is left out", term.Path(f.dir), n, rec.Number)
+			}
 		}
 	}
-	commit, err := f.commitAudit(number, url, title, files)
+	commit, err := f.commitAudit(rec.Number, rec.URL, rec.Title, files)
 	if err != nil {
 		return err
 	}
-	if err := f.update(func(d *state.Drafting) { d.Commit, d.Node, d.Number, d.URL = commit, string(NodeDone), number, url }); err != nil {
+	if err := f.update(func(d *state.Drafting) {
+		d.Commit, d.Node, d.Number, d.URL = commit, string(NodeDone), rec.Number, rec.URL
+	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(f.Out, "filed #%d: %s\naudit trail: %s/ (%s), committed as %s\n", number, url, term.Path(done),
+	fmt.Fprintf(f.Out, "filed #%d: %s\naudit trail: %s/ (%s), committed as %s\n", rec.Number, rec.URL, term.Path(done),
 		term.Count(len(files), "file", "files"), short(commit))
 	return nil
 }
 
-// filedNumber is the number GitHub gave, as the folder's record says.
-func (f *Flow) filedNumber(pos Position) (int, string, error) {
+// filedNumber is the number the folder's record says GitHub gave.
+func (f *Flow) filedNumber(pos Position) (int, error) {
 	data, err := f.read(pos.Filed)
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	var filed Filed
 	if err := json.Unmarshal(data, &filed); err != nil || filed.Number <= 0 {
-		return 0, "", exitcode.New(exitcode.Usage, "%s/%s does not say which issue was filed", f.dir, pos.Filed)
+		return 0, exitcode.New(exitcode.Usage, "%s/%s does not say which issue was filed", f.dir, pos.Filed)
 	}
-	return filed.Number, filed.URL, nil
+	return filed.Number, nil
 }
 
-// confirmFiled is the finish of an issue another run filed: the folder's
-// record of it must match the issue on GitHub and its own hashes, and a human
-// must see the files and agree before git tdd commits them as approved.
-func (f *Flow) confirmFiled(pos Position, number int) (map[string][]byte, error) {
-	files, filed, err := f.verifiedFiles(pos.Filed, number)
+// confirmFiled is the finish of an issue an earlier run filed. The folder's
+// record names the issue; GitHub's copy of it holds the sha256 of every audit
+// file as the human approved the filing (AuditComment), which nobody without
+// the right to edit the issue can change. The files must match it, the
+// issue's title and text must be the draft's, no other workflow may have
+// committed that issue, and a human must agree. The record is then written
+// anew from what was checked.
+func (f *Flow) confirmFiled(pos Position) (*Filed, map[string][]byte, error) {
+	recordName := term.Path(f.dir + "/" + pos.Filed)
+	number, err := f.filedNumber(pos)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	refuse := func(format string, args ...any) (*Filed, map[string][]byte, error) {
+		return nil, nil, exitcode.New(exitcode.Refused, format+"; nothing was committed", args...)
+	}
+	if other := f.issueCommitted(number); other != "" {
+		return refuse("%s says #%d was filed, but #%d's audit trail is committed already (%s)", recordName, number, number, other)
 	}
 	is, found, err := f.GitHub.ViewIssue(f.Ctx, number)
 	if err != nil {
-		return nil, fmt.Errorf("checking #%d on GitHub: %w", number, err)
+		return nil, nil, fmt.Errorf("checking #%d on GitHub: %w", number, err)
 	}
-	record := term.Path(f.dir + "/" + pos.Filed)
 	if !found {
-		return nil, exitcode.New(exitcode.Refused, "%s says #%d was filed, but GitHub has no such issue; nothing was committed", record, number).
-			WithHint("remove %s and run git tdd issue resume %s to go back to the verdict gate", record, f.slug)
+		return nil, nil, exitcode.New(exitcode.Refused, "%s says #%d was filed, but GitHub has no such issue; nothing was committed", recordName, number).
+			WithHint("remove %s and run git tdd issue resume %s to go back to the verdict gate", recordName, f.slug)
 	}
-	if is.Title != filed.Title || !SameText(is.Body, string(Body(files[filed.Draft]))) {
-		return nil, exitcode.New(exitcode.Refused, "%s says #%d was filed from %s, but the issue on GitHub is not that draft; nothing was committed", record, number, filed.Draft)
+	sums, ok := ParseAuditComment(is.Body)
+	if !ok {
+		return refuse("GitHub's #%d carries no audit record of git tdd issue, so %s cannot be checked", number, recordName)
 	}
+	files := map[string][]byte{}
+	for n, sum := range sums {
+		data, err := f.read(n)
+		if err != nil {
+			return nil, nil, err
+		}
+		if sha(data) != sum {
+			return refuse("%s/%s is not what it was when #%d was filed (GitHub keeps its sha256)", term.Path(f.dir), n, number)
+		}
+		files[n] = data
+	}
+	filedPos, err := PositionOf(keys(files))
+	if err != nil || filedPos.Draft == "" {
+		return refuse("GitHub's #%d names no draft in its audit record", number)
+	}
+	draft := files[filedPos.Draft]
+	if title, _ := Title(draft); is.Title != title || !SameText(StripAuditComment(is.Body), string(Body(draft))) {
+		return refuse("GitHub's #%d is not the draft %s", number, filedPos.Draft)
+	}
+	rec := &Filed{Number: number, URL: is.URL, Repo: f.Repository, Title: is.Title, Labels: Labels(draft), Slug: f.slug,
+		ApprovedBy: "tty", Draft: filedPos.Draft, BodySHA256: sha([]byte(is.Body)), Drafts: filedPos.Drafts,
+		Verdicts: filedPos.Verdicts, CheckedOnResume: true}
 	w := f.Human.Writer()
-	fmt.Fprintf(w, "#%d (%s) was filed by an earlier run, and matches %s. Its audit files:\n", number, is.URL, filed.Draft)
+	fmt.Fprintf(w, "#%d (%s) was filed by an earlier run; GitHub's record of its audit files matches the folder:\n", number, is.URL)
 	for _, n := range sortedAudit(keys(files)) {
+		rec.Files = append(rec.Files, AuditFile{Name: n, SHA256: sha(files[n])})
 		fmt.Fprintf(w, "  %-18s %s\n", n, SummaryLine(files[n], 80))
 	}
-	f.showEarlier()
 	choice, err := f.Human.Choose(f.Ctx, "[C]ommit the audit trail / [A]bort?", []term.Choice{
 		{Word: "commit", Aliases: []string{"c"}}, {Word: "abort", Aliases: []string{"a"}}})
 	if err != nil {
-		return nil, f.noAnswer(err, "nothing was committed")
+		return nil, nil, f.noAnswer(err, "nothing was committed")
 	}
 	if choice != "commit" {
-		return nil, exitcode.New(exitcode.Refused, "aborted: nothing was committed; the files stay in %s/", term.Path(f.dir))
+		return nil, nil, exitcode.New(exitcode.Refused, "aborted: nothing was committed; the files stay in %s/", term.Path(f.dir))
 	}
-	return files, nil
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return nil, nil, err
+	}
+	data = append(data, '\n')
+	if err := f.Tree.Write(f.dir+"/"+pos.Filed, data); err != nil {
+		return nil, nil, err
+	}
+	files[pos.Filed] = data
+	return rec, files, nil
 }
 
-// verifiedFiles reads the audit files NNN-filed.json lists, and the file
-// itself, checking each against the sha256 recorded when the issue was filed.
-func (f *Flow) verifiedFiles(filedName string, number int) (map[string][]byte, Filed, error) {
-	var filed Filed
-	data, err := f.read(filedName)
-	if err != nil {
-		return nil, filed, err
-	}
-	if err := json.Unmarshal(data, &filed); err != nil {
-		return nil, filed, exitcode.New(exitcode.Usage, "%s/%s: %v", f.dir, filedName, err)
-	}
-	files := map[string][]byte{filedName: data}
-	for _, af := range filed.Files {
-		if !auditName.MatchString(af.Name) {
-			return nil, filed, exitcode.New(exitcode.Usage, "%s/%s lists %q, which is not an audit file", f.dir, filedName, af.Name)
+// issueCommitted names another workflow whose committed audit trail is for
+// issue n, or "".
+func (f *Flow) issueCommitted(n int) string {
+	if st, err := f.Store.Load(); err == nil {
+		for _, d := range st.Issues {
+			if d.Slug != f.slug && d.Number == n && d.Done() {
+				return d.Dir
+			}
 		}
-		content, err := f.read(af.Name)
-		if err != nil {
-			return nil, filed, err
-		}
-		if sha(content) != af.SHA256 {
-			return nil, filed, exitcode.New(exitcode.Refused, "%s/%s changed after #%d was filed, so the audit trail would not show what happened; nothing was committed", f.dir, af.Name, number).
-				WithHint("restore it (%s lists its sha256), then git tdd issue resume %s", filedName, f.slug)
-		}
-		files[af.Name] = content
 	}
-	if _, ok := files[filed.Draft]; !ok {
-		return nil, filed, exitcode.New(exitcode.Usage, "%s/%s does not list the draft it says was filed (%q)", f.dir, filedName, filed.Draft)
+	names, _, _ := f.Tree.ReadDir(DoneDir)
+	for _, name := range names {
+		if num, slug, ok := strings.Cut(name, "-"); ok && num == strconv.Itoa(n) && slug != f.slug {
+			return DoneDir + "/" + name
+		}
 	}
-	return files, filed, nil
+	return ""
 }
 
 // commitAudit commits the audit files (and the removal of any the active

@@ -73,9 +73,11 @@ type Flow struct {
 	// wrote are the audit files this run wrote, or the human sent, as they
 	// were then: after a resume the others could have been written by anyone.
 	wrote map[string][]byte
-	// filed are the audit files as the human approved filing them: the
-	// commit takes these bytes, not whatever is on disk later.
-	filed map[string][]byte
+	// filed are the audit files as the human approved filing them (and the
+	// record), and filedRecord what gh answered: the commit takes these, not
+	// whatever is on disk later.
+	filed       map[string][]byte
+	filedRecord *Filed
 }
 
 // errStopped ends a run that a human stopped for manual handling: the folder

@@ -229,7 +229,7 @@ func MatchIssue(list []byte, title string, body []byte) (int, string, bool, erro
 		return 0, "", false, fmt.Errorf("reading gh issue list: %w", err)
 	}
 	for _, is := range issues {
-		if is.Title == title && SameText(is.Body, string(body)) {
+		if is.Title == title && SameText(StripAuditComment(is.Body), StripAuditComment(string(body))) {
 			return is.Number, is.URL, true, nil
 		}
 	}

@@ -33,7 +33,7 @@ func (f *Flow) draft(pos Position) error {
 	}
 	prompt := prompts.IssueDraft(string(text), f.Template)
 	if input == pos.Feedback {
-		current, err := f.read(pos.Draft)
+		current, err := f.vouch(pos.Draft, "the current draft")
 		if err != nil {
 			return err
 		}
@@ -52,8 +52,8 @@ func (f *Flow) draft(pos Position) error {
 // wrote it, or, when an earlier run did (anyone could have written it since),
 // after the human has read it and sent it.
 func (f *Flow) vouch(name, what string) ([]byte, error) {
-	if data, ok := f.wrote[name]; ok && f.sameFile(name, data) {
-		return data, nil
+	if _, ok := f.wrote[name]; ok {
+		return f.current(name)
 	}
 	w := f.Human.Writer()
 	for {
@@ -86,6 +86,23 @@ func (f *Flow) vouch(name, what string) ([]byte, error) {
 		f.wrote[name] = data
 		return data, nil
 	}
+}
+
+// current is an audit file as git tdd knows it: for one this run wrote, its
+// bytes in memory, put back (and the human told) if the file was changed
+// since; for one an earlier run wrote, the file.
+func (f *Flow) current(name string) ([]byte, error) {
+	data, ok := f.wrote[name]
+	if !ok {
+		return f.read(name)
+	}
+	if !f.sameFile(name, data) {
+		term.Warn(f.Human.Writer(), "git-tdd", "%s changed since git tdd saved it; git tdd's version is back in place", name)
+		if err := f.Tree.Write(f.dir+"/"+name, data); err != nil {
+			return nil, err
+		}
+	}
+	return data, nil
 }
 
 // firstLines are up to n lines of text, safe for a terminal.
@@ -136,13 +153,16 @@ func (f *Flow) draftGate(pos Position) error {
 		f.showDraft(pos, draft)
 		f.showEarlier()
 		fmt.Fprintf(w, "Iteration %d | Draft #%d\n", pos.Drafts, pos.Drafts)
+		seen, err := f.snapshot()
+		if err != nil {
+			return err
+		}
 		choice, err := f.Human.Choose(f.Ctx, "[S]end to the reviewer / [R]evise / [M]anual?", []term.Choice{
 			{Word: "send", Aliases: []string{"s"}}, {Word: "revise", Aliases: []string{"r"}}, {Word: "manual", Aliases: []string{"m"}}})
 		if err != nil {
 			return f.noAnswer(err, "the draft is kept")
 		}
-		if !f.sameFile(pos.Draft, draft) {
-			fmt.Fprintf(w, "%s changed after you closed the editor: opening it again\n", pos.Draft)
+		if !f.unchanged(seen) {
 			continue
 		}
 		switch choice {
@@ -187,13 +207,16 @@ func (f *Flow) verdictGate(pos Position) error {
 		f.showEarlier()
 		fmt.Fprintf(w, "files in: %s\n", term.Line(f.Repository, 100))
 		fmt.Fprintf(w, "Iteration %d | Draft #%d | Verdict #%d\n", pos.Drafts, pos.Drafts, pos.Verdicts)
+		seen, err := f.snapshot()
+		if err != nil {
+			return err
+		}
 		choice, err := f.Human.Choose(f.Ctx, "[A]pprove and file / [R]evise / [M]anual?", []term.Choice{
 			{Word: "approve", Aliases: []string{"a"}}, {Word: "revise", Aliases: []string{"r"}}, {Word: "manual", Aliases: []string{"m"}}})
 		if err != nil {
 			return f.noAnswer(err, "the draft and the verdict are kept")
 		}
-		if !f.sameFile(pos.Draft, draft) || !f.sameFile(pos.Verdict, verdict) {
-			fmt.Fprintf(w, "the draft or the verdict changed after you closed the editor: opening them again\n")
+		if !f.unchanged(seen) {
 			continue
 		}
 		switch choice {
@@ -202,12 +225,25 @@ func (f *Flow) verdictGate(pos Position) error {
 		case "revise":
 			return f.feedback(pos, verdict)
 		}
-		snapshot, err := f.snapshot()
-		if err != nil {
-			return err
-		}
-		return f.file(pos, draft, snapshot)
+		return f.file(pos, draft, seen)
 	}
+}
+
+// unchanged reports whether the folder still holds exactly what it held when
+// the question was asked, and otherwise says so: the gate is shown again.
+func (f *Flow) unchanged(seen map[string][]byte) bool {
+	now, err := f.snapshot()
+	if err == nil && len(now) == len(seen) {
+		same := true
+		for n, data := range seen {
+			same = same && bytes.Equal(now[n], data)
+		}
+		if same {
+			return true
+		}
+	}
+	fmt.Fprintln(f.Human.Writer(), "the folder changed while you decided: showing it again")
+	return false
 }
 
 // feedback is Revise at N3 or N5: what the human types (or writes in the
@@ -259,7 +295,7 @@ func (f *Flow) feedback(pos Position, verdict []byte) error {
 func (f *Flow) edit(names ...string) (map[string][]byte, error) {
 	before := map[string][]byte{}
 	for _, n := range names {
-		data, err := f.read(n)
+		data, err := f.current(n)
 		if err != nil {
 			return nil, err
 		}
@@ -269,6 +305,7 @@ func (f *Flow) edit(names ...string) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.showChanges(names, before, after)
 	for _, n := range names {
 		now, err := f.read(n)
 		if err != nil {
@@ -287,6 +324,35 @@ func (f *Flow) edit(names ...string) (map[string][]byte, error) {
 		}
 	}
 	return after, nil
+}
+
+// maxShownDiff bounds the diff of an editor's changes shown at a gate.
+const maxShownDiff = 60
+
+// showChanges prints what changed in the files while the editor was open: the
+// human's edits, and anything else that wrote to the copies meanwhile, so that
+// nothing reaches the question unseen.
+func (f *Flow) showChanges(names []string, before, after map[string][]byte) {
+	w := f.Human.Writer()
+	for _, n := range names {
+		if bytes.Equal(before[n], after[n]) {
+			continue
+		}
+		diff, err := f.Repo.DiffTexts(f.Ctx, n, before[n], after[n])
+		if err != nil {
+			fmt.Fprintf(w, "%s changed in the editor\n", n)
+			continue
+		}
+		fmt.Fprintf(w, "changes to %s while the editor was open:\n", n)
+		ls := strings.Split(strings.TrimRight(diff, "\n"), "\n")
+		for i, l := range ls {
+			if i == maxShownDiff {
+				fmt.Fprintf(w, "  … (%s more)\n", term.Count(len(ls)-i, "line", "lines"))
+				break
+			}
+			fmt.Fprintf(w, "  %s\n", term.Line(l, 160))
+		}
+	}
 }
 
 // editor runs the editor on private copies of files (named as in the folder,

@@ -51,8 +51,9 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 	// git diffgate --strict reviews, not a detached commit nobody did
 	if branch, err := repo.Branch(env.Ctx); err != nil {
 		return nil, nil, err
-	} else if branch == "" {
-		return nil, nil, exitcode.New(exitcode.Usage, "HEAD is detached: git tdd issue reads its configuration and review prompt from the checked-out branch's commit").
+	} else if !strings.HasPrefix(branch, "refs/heads/") {
+		// detached, or a symbolic ref to a tag or another ref nobody reviews
+		return nil, nil, exitcode.New(exitcode.Usage, "HEAD is not on a branch: git tdd issue reads its configuration and review prompt from the checked-out branch's commit").
 			WithHint("check out a branch (git switch <branch>), then run it again")
 	}
 	cfg, err := env.Config(repo, "HEAD")

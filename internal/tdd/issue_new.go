@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/contextcheck"
@@ -28,11 +29,7 @@ func (c *IssueNewCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	path := c.Brief
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(cwd, path)
-	}
-	brief, err := readBrief(path, c.Brief)
+	brief, err := readBrief(cwd, c.Brief)
 	if err != nil {
 		return err
 	}
@@ -54,13 +51,23 @@ func (c *IssueNewCmd) Run(env *cmdline.Env) error {
 	return f.Start(c.Brief, brief, slug)
 }
 
-// readBrief reads the brief: a regular file of at most issueflow.MaxFile
-// bytes, with something in it.
-func readBrief(path, shown string) ([]byte, error) {
+// readBrief reads the brief (given relative to cwd, or absolute): a regular
+// file of at most issueflow.MaxFile bytes, with something in it, that is not
+// reached through a symlink or a hard link: one planted where notes are
+// expected would send what it points to (a key, a token) to the drafter.
+func readBrief(cwd, shown string) ([]byte, error) {
+	path, want := shown, filepath.Clean(shown)
+	if !filepath.IsAbs(shown) {
+		path = filepath.Join(cwd, shown)
+		if realCwd, err := filepath.EvalSymlinks(cwd); err == nil {
+			want = filepath.Join(realCwd, shown) // where cwd itself is, however it was reached
+		}
+	}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		// one planted where notes are expected would send what it points to
-		// (a key, a token) to the drafter, and commit it
 		return nil, exitcode.New(exitcode.Usage, "the brief %s is a symlink: give the file itself", term.Path(shown))
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != want {
+		return nil, exitcode.New(exitcode.Usage, "the brief %s is reached through a symlink: give the file's own path", term.Path(shown))
 	}
 	if why := contextcheck.SecretName(path, nil); why != "" {
 		return nil, exitcode.New(exitcode.Usage, "the brief %s is not sent to the drafter: %s", term.Path(shown), why)
@@ -76,6 +83,9 @@ func readBrief(path, shown string) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, exitcode.New(exitcode.Usage, "the brief %s is not a regular file", term.Path(shown))
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+		return nil, exitcode.New(exitcode.Usage, "the brief %s has other names (hard links): copy it to a file of its own", term.Path(shown))
 	}
 	data, err := io.ReadAll(io.LimitReader(file, issueflow.MaxFile+1))
 	switch {
