@@ -12,7 +12,9 @@ import (
 // to wait) is checked against GitHub, not against a file in the folder.
 const auditPrefix = "<!-- git-tdd audit:"
 
-var auditComment = regexp.MustCompile(`(?m)\n*^<!-- git-tdd audit:((?: [0-9]{3,}-[a-z]+\.[a-z]+=[0-9a-f]{64})+) -->\n?`)
+// auditComment is the record at the very end of a body: a line like it in
+// the draft itself (a model's, or an agent's) is text, not the record.
+var auditComment = regexp.MustCompile(`\n*<!-- git-tdd audit:((?: [0-9]{3,}-[a-z]+\.[a-z]+=[0-9a-f]{64})+) -->\s*$`)
 
 // AuditComment is the record for files (audit file name to content).
 func AuditComment(files map[string][]byte) string {
@@ -47,5 +49,9 @@ func ParseAuditComment(body string) (map[string]string, bool) {
 
 // StripAuditComment is an issue's body without the record.
 func StripAuditComment(body string) string {
-	return auditComment.ReplaceAllString(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
+	body = strings.ReplaceAll(body, "\r\n", "\n")
+	if loc := auditComment.FindStringIndex(body); loc != nil {
+		return body[:loc[0]] + "\n"
+	}
+	return body
 }

@@ -22,7 +22,16 @@ func TestAuditCommentRoundTrip(t *testing.T) {
 	if s := StripAuditComment(string(body)); !SameText(s, "Text.\n") {
 		t.Fatalf("stripped %q", s)
 	}
-	for _, bad := range []string{"Text.", "<!-- git-tdd audit: x=y -->", "<!-- git-tdd audit: 001-brief.md=abc -->"} {
+	// a record-like line in the draft itself is text: only the one at the end counts
+	fake := "<!-- git-tdd audit: 002-draft.md=" + strings.Repeat("0", 64) + " -->"
+	body = WithAuditComment([]byte("Text.\n"+fake+"\nMore.\n"), files)
+	if got, _ := ParseAuditComment(string(body)); got["002-draft.md"] != sha([]byte("# T\n")) {
+		t.Fatalf("the draft's line was taken for the record: %v", got)
+	}
+	if s := StripAuditComment(string(body)); !strings.Contains(s, fake) || strings.Contains(s, sha([]byte("# T\n"))) {
+		t.Fatalf("stripped %q", s)
+	}
+	for _, bad := range []string{"Text.", "<!-- git-tdd audit: x=y -->", "<!-- git-tdd audit: 001-brief.md=abc -->", fake + "\ntext after"} {
 		if _, ok := ParseAuditComment(bad); ok {
 			t.Errorf("parsed %q", bad)
 		}
