@@ -136,7 +136,9 @@ func absoluteEnv(env []string) []string {
 		}
 		out = append(out, kv)
 	}
-	return out
+	// Replace refs (refs/replace/*) make git show one object as another: a
+	// commit could pass for one that was approved. We read objects as they are.
+	return append(out, "GIT_NO_REPLACE_OBJECTS=1")
 }
 
 // command prepares git with args in the working tree's top level.
