@@ -303,12 +303,22 @@ func (e *Env) sealed(cfg *config.Config) []string {
 // runTests runs the configured tests in dir, sealed, streaming to Err; sel
 // limits the run to some tests.
 func (e *Env) runTests(cfg *config.Config, dir string, sel []string) (*runner.Result, error) {
-	what := strings.Join(cfg.Test.Command, " ")
+	label := ""
 	if len(sel) > 0 {
-		what += " (" + strings.Join(sel, " ") + ")"
+		label = "(" + strings.Join(sel, " ") + ")"
+	}
+	return e.runSpec(cfg, dir, sel, nil, label)
+}
+
+// runSpec runs the test command on sel (all when empty), in packages instead
+// of the command's own for go, saying what runs.
+func (e *Env) runSpec(cfg *config.Config, dir string, sel, packages []string, label string) (*runner.Result, error) {
+	what := strings.Join(cfg.Test.Command, " ")
+	if label != "" {
+		what += " " + label
 	}
 	fmt.Fprintf(e.Err, "git-tdd: running %s in %s\n", what, dir)
-	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Test.Command, Runner: cfg.Test.Runner, Select: sel,
+	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Test.Command, Runner: cfg.Test.Runner, Select: sel, Packages: packages,
 		Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err, Env: e.sealed(cfg)})
 	if err != nil {
 		return nil, exitcode.With(exitcode.Escalate, err)
