@@ -15,7 +15,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/atomicfile"
 )
 
-// Default are the hooks every install writes: the gate before a commit or merge
+// Default are the hooks an install writes: the gate before a commit or merge
 // commit, the trailer, and the consumption of an approval once its commit lands.
 var Default = []string{"pre-commit", "prepare-commit-msg", "pre-merge-commit", "post-commit", "post-merge"}
 
@@ -24,6 +24,19 @@ const Strict = "reference-transaction"
 
 // All are every hook we may write.
 var All = append(append([]string{}, Default...), Strict)
+
+// consumers are the hooks that only consume approvals: with --strict,
+// reference-transaction does that as it lets the commit's branch move, and a
+// commit starts one process less (DESIGN §9's budget).
+var consumers = map[string]bool{"post-commit": true, "post-merge": true}
+
+// Wanted reports whether an install in that mode writes hook.
+func Wanted(hook string, strict bool) bool {
+	if hook == Strict {
+		return strict
+	}
+	return !strict || !consumers[hook]
+}
 
 // SavedSuffix names the user's own hook once ours takes its place.
 const SavedSuffix = ".pre-diffgate"
@@ -35,7 +48,8 @@ type Change struct {
 }
 
 // Install writes the shims for the wanted hooks into dir; with strict, also
-// reference-transaction, and without it our reference-transaction is removed. A
+// reference-transaction and not post-commit or post-merge, and the other way
+// round without it: our shims that the mode does not want are removed. A
 // hook the user had is kept as <hook>.pre-diffgate and runs first. Installing
 // twice changes nothing. On error, what this call changed is undone.
 func Install(dir string, strict, force bool, exe string) ([]Change, error) {
@@ -51,7 +65,7 @@ func Install(dir string, strict, force bool, exe string) ([]Change, error) {
 		return nil, err
 	}
 	for _, h := range All {
-		want := h != Strict || strict
+		want := Wanted(h, strict)
 		var c Change
 		var u func()
 		var err error

@@ -58,11 +58,12 @@ func TestStrictComesAndGoes(t *testing.T) {
 	dir := t.TempDir()
 	Install(dir, false, false, "/x")
 	cs, _ := Install(dir, true, false, "/x")
-	if actions(cs) != "reference-transaction=installed" {
+	// reference-transaction consumes approvals in strict mode
+	if actions(cs) != "post-commit=removed post-merge=removed reference-transaction=installed" {
 		t.Errorf("strict: %v", actions(cs))
 	}
 	cs, _ = Install(dir, false, false, "/x")
-	if actions(cs) != "reference-transaction=removed" {
+	if actions(cs) != "post-commit=installed post-merge=installed reference-transaction=removed" {
 		t.Errorf("back to default: %v", actions(cs))
 	}
 	cs, _ = Install(dir, false, false, "/y")
