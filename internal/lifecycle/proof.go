@@ -207,6 +207,7 @@ type prepared struct {
 	staged *gitx.Staged    // the working tree, staged before the run; closed by the caller
 	red    *RedCommit      // the last red, when asked for
 	branch []gitx.RawEntry // what the branch changed: the fork point against the staged tree
+	sign   bool            // the worktree signs commits (asked before the run, beside the rest)
 }
 
 // prepare finds the fork point, the configuration and (withRed) the last
@@ -230,6 +231,7 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 	})
 	g.Go(func() (err error) { ignored, err = wt.Ignored(e.Ctx); return err })
 	g.Go(func() (err error) { p.staged, err = wt.Stage(e.Ctx); return err })
+	g.Go(func() error { p.sign = wt.SignsCommits(e.Ctx); return nil })
 	if err := g.Wait(); err != nil {
 		p.close()
 		return nil, err

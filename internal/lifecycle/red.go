@@ -42,7 +42,6 @@ func (e *Env) Red(issue string) (err error) {
 	result.Run = res
 	// what the verdict needs, beside the check that nothing frozen changed
 	var ours func(runner.Test) bool
-	var sign bool
 	var g errgroup.Group
 	g.Go(func() error { return e.unchangedSince(wt, p.rules, p.staged) })
 	g.Go(func() (err error) {
@@ -50,7 +49,6 @@ func (e *Env) Red(issue string) (err error) {
 		ours, err = ownership(e, wt, p.branch, res)
 		return err
 	})
-	g.Go(func() error { sign = wt.SignsCommits(e.Ctx); return nil })
 	if err := g.Wait(); err != nil {
 		return e.refused(w, result, err)
 	}
@@ -66,7 +64,7 @@ func (e *Env) Red(issue string) (err error) {
 	if v.Kind != KindRed {
 		return e.refuse(w, "tdd red", v, func(w *state.Workflow) { w.Attempts.Red++ })
 	}
-	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, redMessage(w.Issue, v.Failing, len(changed)), sign)
+	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, redMessage(w.Issue, v.Failing, len(changed)), p.sign)
 	if err != nil {
 		return err
 	}
