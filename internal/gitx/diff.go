@@ -37,12 +37,25 @@ var patchOptions = []string{
 // anyway, so counting needs no second read of the old ones.
 const wholeFile = "--unified=2147483647"
 
-// DiffTrees compares two trees with one diff-tree that writes the exact (-z)
-// listing of changed files and then their patch. The parsed patch must account
-// for every file of the listing: a mismatch is an error, never "no changes".
+// DiffTrees compares two trees: one diff-tree that writes the exact (-z)
+// listing of changed files and then their patch, or for a large change several
+// at once (see diffSharded). The parsed patch must account for every file of
+// the listing: a mismatch is an error, never "no changes".
 func (r *Repo) DiffTrees(ctx context.Context, base, tree string) ([]FileDiff, error) {
+	if diffs, ok, err := r.diffSharded(ctx, base, tree); ok || err != nil {
+		return diffs, err
+	}
+	return r.diffWhole(ctx, base, tree, nil)
+}
+
+// diffWhole is DiffTrees in one diff-tree, limited to the literal pathspecs
+// when there are any.
+func (r *Repo) diffWhole(ctx context.Context, base, tree string, pathspecs []string) ([]FileDiff, error) {
 	args := append([]string{"diff-tree", "-z", "--raw", "--no-abbrev"}, diffOptions...)
 	args = append(append(args, patchOptions...), wholeFile, base, tree)
+	if pathspecs != nil {
+		args = append(append(args, "--"), pathspecs...)
+	}
 	var p pairing
 	err := r.stream(ctx, args, func(out *bufio.Reader) error {
 		raw, err := readRaw(out)
