@@ -32,18 +32,28 @@ func (x *hashedLines) splice(from, to int, repl []string) {
 }
 
 // find is Find with the exact tier through the hashes.
-func (x *hashedLines) find(find []string) []Match {
+func (x *hashedLines) find(find []string) []Match { return x.findIn(find, 0, len(x.s)) }
+
+// findIn is find within lines [from, to).
+func (x *hashedLines) findIn(find []string, from, to int) []Match {
 	if len(find) == 0 {
 		return nil
 	}
-	if ms := x.exact(find); len(ms) > 0 {
+	if ms := x.exactIn(find, from, to); len(ms) > 0 {
 		return ms
 	}
-	return findTolerant(x.s, find)
+	ms := findTolerant(x.s[from:to], find)
+	for i := range ms {
+		ms[i].Start += from
+		ms[i].End += from
+	}
+	return ms
 }
 
 // exact is the exact tier alone.
-func (x *hashedLines) exact(find []string) []Match {
+func (x *hashedLines) exact(find []string) []Match { return x.exactIn(find, 0, len(x.s)) }
+
+func (x *hashedLines) exactIn(find []string, from, to int) []Match {
 	if len(find) == 0 {
 		return nil
 	}
@@ -53,7 +63,7 @@ func (x *hashedLines) exact(find []string) []Match {
 	}
 	var out []Match
 	n := len(find)
-	for i := 0; i+n <= len(x.h); i++ {
+	for i := from; i+n <= to; i++ {
 		if x.h[i] == want[0] && slices.Equal(x.h[i:i+n], want) && slices.Equal(x.s[i:i+n], find) {
 			out = append(out, Match{Start: i, End: i + n, Tier: Exact})
 		}
