@@ -16,6 +16,7 @@ const (
 	Ambiguous      = "ambiguous"
 	Overlap        = "overlap"
 	EmptyFind      = "empty-find"
+	Malformed      = "malformed" // "..." lines that do not pair up
 )
 
 // Outcome is what happened to one block.
@@ -163,6 +164,9 @@ func (st *fileState) edit(b Block) Outcome {
 	if at, ok := applied(st.idx, b, ms); ok {
 		return Outcome{Code: AlreadyApplied, Tier: Exact, Start: at.Start + 1, End: at.End,
 			Message: fmt.Sprintf("already applied: the replacement is at lines %d–%d", at.Start+1, at.End)}
+	}
+	if len(ms) == 0 && elided(b) {
+		return st.elide(b)
 	}
 	note := ""
 	if len(ms) > 1 {
