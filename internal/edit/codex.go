@@ -81,13 +81,13 @@ func (p *blockParser) codexFile() error {
 	p.i++
 	switch op {
 	case "Delete":
-		p.add(Block{File: path, Action: DeleteFile, Line: line, Format: FormatCodex, Description: "Delete File: " + path})
+		p.add(Block{File: path, Action: DeleteFile, Line: line, Format: FormatCodex})
 	case "Add":
 		var content []string
 		for ; p.i < len(p.lines) && strings.HasPrefix(p.lines[p.i], "+"); p.i++ {
 			content = append(content, p.lines[p.i][1:])
 		}
-		p.add(Block{File: path, Action: AddFile, Replace: content, Line: line, Format: FormatCodex, Description: "Add File: " + path})
+		p.add(Block{File: path, Action: AddFile, Replace: content, Line: line, Format: FormatCodex})
 	default:
 		if p.i < len(p.lines) && strings.HasPrefix(strings.TrimSpace(p.lines[p.i]), codexMove) {
 			return &ParseError{p.i + 1, "*** Move to: is not supported: move the file with git mv, then patch it", false}
@@ -151,7 +151,9 @@ func (p *blockParser) codexHeader(cur *codexSection, l string) {
 	if a := strings.TrimSpace(strings.TrimPrefix(l, "@@")); a != "" {
 		cur.b.Anchors = append(cur.b.Anchors, a)
 	}
-	cur.b.Description = strings.TrimSpace(strings.Join(append([]string{"@@"}, cur.b.Anchors...), " "))
+	if len(cur.b.Anchors) > 0 {
+		cur.b.Description = "@@ " + strings.Join(cur.b.Anchors, " @@ ")
+	}
 }
 
 // sectionGoesOn reports whether an @@ section's line follows blank lines.
@@ -177,9 +179,6 @@ func (p *blockParser) endSection(cur *codexSection, sections *int) error {
 	}
 	last := &p.blocks[len(p.blocks)-1]
 	last.Format, last.File = FormatCodex, b.File
-	if last.Description == "" {
-		last.Description = "Update File: " + b.File
-	}
 	if len(last.Find) == 0 && len(last.Anchors) == 0 {
 		last.AtEOF = true
 	}

@@ -165,7 +165,7 @@ func (p *blockParser) endDiff() error {
 	case d.headed:
 		return &ParseError{d.line, "the diff of " + d.path + " has no hunk (@@ … @@)", false}
 	case d.action != "" && d.path != "":
-		p.add(Block{File: d.path, Action: d.action, Line: d.line, Format: FormatUnified, Description: d.action + " " + d.path})
+		p.add(Block{File: d.path, Action: d.action, Line: d.line, Format: FormatUnified})
 	}
 	return nil
 }
@@ -180,7 +180,10 @@ type hunkLine struct {
 // is not one (a counted hunk that has all its lines stops at a blank line).
 func (p *blockParser) hunk() error {
 	start, header := p.i+1, p.lines[p.i]
-	b := Block{Line: start, Format: FormatUnified, Description: strings.TrimSpace(header)}
+	b := Block{Line: start, Format: FormatUnified, Description: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(header), "@@"))}
+	if b.Description != "" {
+		b.Description = "@@ " + b.Description
+	}
 	oldLeft, newLeft, counted := -1, -1, false
 	if m := hunkRe.FindStringSubmatch(header); m != nil {
 		b.OldStart, b.NewStart = atoi(m[1]), atoi(m[3])
