@@ -405,10 +405,16 @@ func (e *Env) printBlocks(outs []edit.Outcome, blocks []edit.Block) {
 			fmt.Fprintf(e.Out, "%s: creates %s\n", name, file)
 		case len(b.Find) == 0:
 			fmt.Fprintf(e.Out, "%s: inserted into %s at %s\n", name, file, span(oc.Start, oc.End))
+		case len(oc.Pieces) > 0:
+			var at []string
+			for _, p := range oc.Pieces {
+				at = append(at, strings.TrimPrefix(strings.TrimPrefix(span(p.Start, p.End), "lines "), "line "))
+			}
+			fmt.Fprintf(e.Out, "%s: applied in %d pieces to %s at lines %s (%s match)\n", name, len(oc.Pieces), file, strings.Join(at, ", "), oc.Tier)
 		case oc.End < oc.Start:
 			fmt.Fprintf(e.Out, "%s: deleted from %s before line %d (%s match)\n", name, file, oc.Start, oc.Tier)
 		default:
-			fmt.Fprintf(e.Out, "%s: applied to %s at %s (%s match)\n", name, file, span(oc.Start, oc.End), oc.Tier)
+			fmt.Fprintf(e.Out, "%s: applied to %s at %s (%s match%s)\n", name, file, span(oc.Start, oc.End), oc.Tier, edit.TieNote(oc.Tie))
 		}
 	}
 }

@@ -29,8 +29,18 @@ type Outcome struct {
 	Start   int    `json:"start,omitempty"` // 1-based lines of the result that hold the replacement
 	End     int    `json:"end,omitempty"`
 	Matches []int  `json:"matches,omitempty"` // 1-based first lines of every match, when ambiguous
-	Message string `json:"message"`
-	Detail  string `json:"detail,omitempty"` // the closest region, or the context that would disambiguate
+	// Tie is how many equal matches a hunk's @@ line numbers chose among.
+	Tie int `json:"tie,omitempty"`
+	// Pieces are where the pieces of a block with ... lines went.
+	Pieces  []Piece `json:"pieces,omitempty"`
+	Message string  `json:"message"`
+	Detail  string  `json:"detail,omitempty"` // the closest region, or the context that would disambiguate
+}
+
+// Piece is the 1-based lines of the result that hold one piece of a block.
+type Piece struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
 }
 
 // Failed reports whether the outcome stops the whole patch.
@@ -168,11 +178,10 @@ func (st *fileState) edit(b Block) Outcome {
 	if len(ms) == 0 && elided(b) {
 		return st.elide(b)
 	}
-	note := ""
+	tie := 0
 	if len(ms) > 1 {
 		if m, ok := st.byLineNumbers(b, ms); ok {
-			note = fmt.Sprintf("; its @@ line numbers chose it among %d equal matches", len(ms))
-			ms = []Match{m}
+			tie, ms = len(ms), []Match{m}
 		}
 	}
 	switch {
@@ -181,11 +190,11 @@ func (st *fileState) edit(b Block) Outcome {
 	case len(ms) > 1:
 		return ambiguous(lines, ms, len(b.Find))
 	}
-	return st.replace(b, ms[0], note)
+	return st.replace(b, ms[0], tie)
 }
 
 // replace puts the block's REPLACE in the place of a match.
-func (st *fileState) replace(b Block, m Match, note string) Outcome {
+func (st *fileState) replace(b Block, m Match, tie int) Outcome {
 	for _, s := range st.changed {
 		if overlaps(m, s) {
 			return Outcome{Code: Overlap, Tier: m.Tier, Start: m.Start + 1, End: m.End,
@@ -199,9 +208,17 @@ func (st *fileState) replace(b Block, m Match, note string) Outcome {
 	st.splice(m.Start, m.End, repl)
 	st.finalNewline(b, m.Start+len(repl))
 	st.cursor = m.Start + len(repl)
-	o := Outcome{Code: Applied, Tier: m.Tier, Start: m.Start + 1, End: m.Start + len(repl)}
-	o.Message = fmt.Sprintf("applied at lines %d–%d (%s match)%s", m.Start+1, m.End, m.Tier, note)
+	o := Outcome{Code: Applied, Tier: m.Tier, Start: m.Start + 1, End: m.Start + len(repl), Tie: tie}
+	o.Message = fmt.Sprintf("applied at lines %d–%d (%s match%s)", m.Start+1, m.End, m.Tier, TieNote(tie))
 	return o
+}
+
+// TieNote says that a hunk's @@ line numbers chose its match among tie equal ones.
+func TieNote(tie int) string {
+	if tie == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; its @@ line numbers chose it among %d equal matches", tie)
 }
 
 // insert places a block with nothing to find: into an empty file, after its

@@ -122,13 +122,15 @@ func (st *fileState) replacePieces(ps []piece) Outcome {
 		}
 	}
 	start, delta, end := ps[0].m.Start, 0, 0
+	var where []Piece
 	for _, p := range ps {
 		s := p.m.Start + delta
 		end = s + len(p.repl)
+		where = append(where, Piece{s + 1, end})
 		at = append(at, fmt.Sprintf("%d–%d", s+1, end))
 		delta += len(p.repl) - (p.m.End - p.m.Start)
 	}
 	st.cursor = end
-	return Outcome{Code: Applied, Tier: tier, Start: start + 1, End: end,
+	return Outcome{Code: Applied, Tier: tier, Start: start + 1, End: end, Pieces: where,
 		Message: fmt.Sprintf("applied in %d pieces at lines %s (%s match)", len(ps), strings.Join(at, ", "), tier)}
 }

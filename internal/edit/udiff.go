@@ -180,12 +180,10 @@ type hunkLine struct {
 // is not one (a counted hunk that has all its lines stops at a blank line).
 func (p *blockParser) hunk() error {
 	start, header := p.i+1, p.lines[p.i]
-	b := Block{Line: start, Format: FormatUnified, Description: strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(header), "@@"))}
-	if b.Description != "" {
-		b.Description = "@@ " + b.Description
-	}
+	b := Block{Line: start, Format: FormatUnified}
 	oldLeft, newLeft, counted := -1, -1, false
 	if m := hunkRe.FindStringSubmatch(header); m != nil {
+		b.Description = m[0] // without the function name git puts after it
 		b.OldStart, b.NewStart = atoi(m[1]), atoi(m[3])
 		oldLeft, newLeft, counted = count(m[2]), count(m[4]), true
 	}
