@@ -222,8 +222,7 @@ func TieNote(tie int) string {
 }
 
 // insert places a block with nothing to find: into an empty file, after its
-// anchor, or at the end of the file for Codex's "*** End of File" (and for
-// its sections of added lines alone).
+// anchor, or at the end of the file for Codex's "*** End of File".
 func (st *fileState) insert(b Block, after int) Outcome {
 	lines := st.idx.s
 	at := 0
@@ -232,6 +231,8 @@ func (st *fileState) insert(b Block, after int) Outcome {
 		at = after
 	case b.AtEOF:
 		at = len(lines)
+	case len(lines) > 0 && b.Format == FormatCodex:
+		return Outcome{Code: EmptyFind, Message: "a section of added lines alone says nowhere where they go: give context lines, an @@ line, or *** End of File"}
 	case len(lines) > 0:
 		return Outcome{Code: EmptyFind, Message: "an empty FIND only creates a new file, and this one has content"}
 	}

@@ -163,9 +163,9 @@ func (p *blockParser) sectionGoesOn(i int) bool {
 	return i < len(p.lines) && strings.ContainsRune(" -+", rune(p.lines[i][0]))
 }
 
-// endSection turns a section into a block. A section of '+' lines only, with
-// nothing to find, goes at the end of the file, as Codex puts it (or after its
-// anchor, when it has one).
+// endSection turns a section into a block. A section of '+' lines only goes
+// after its anchor, or at the end of the file with "*** End of File"; without
+// either nothing says where (Codex would append it: a guess, refused here).
 func (p *blockParser) endSection(cur *codexSection, sections *int) error {
 	if len(cur.body) == 0 {
 		if cur.b.AtEOF || len(cur.b.Anchors) > 0 {
@@ -179,9 +179,6 @@ func (p *blockParser) endSection(cur *codexSection, sections *int) error {
 	}
 	last := &p.blocks[len(p.blocks)-1]
 	last.Format, last.File = FormatCodex, b.File
-	if len(last.Find) == 0 && len(last.Anchors) == 0 {
-		last.AtEOF = true
-	}
 	*sections++
 	return nil
 }

@@ -24,10 +24,11 @@ codex  "m.py" find="a = 1|b = 2" repl="a = 1|b = 3"`},
 			"*** Begin Patch\n*** Update File: m.py\n import os\n+import sys\n@@\n last = 1\n-end = 2\n+end = 3\n*** End of File\n*** End Patch\n",
 			`codex  "m.py" find="import os" repl="import os|import sys"
 codex  "m.py" find="last = 1|end = 2" repl="last = 1|end = 3" eof`},
-		{"only added lines go at the end, or after their anchor",
-			"*** Begin Patch\n*** Update File: m.py\n@@\n+tail = 1\n@@ class A:\n+    x = 1\n*** End Patch\n",
+		{"only added lines: at the end with End of File, after an anchor, or nowhere",
+			"*** Begin Patch\n*** Update File: m.py\n@@\n+tail = 1\n*** End of File\n@@ class A:\n+    x = 1\n@@\n+where = 0\n*** End Patch\n",
 			`codex  "m.py" find="" repl="tail = 1" eof
-codex  "m.py" find="" repl="    x = 1" anchors=["class A:"]`},
+codex  "m.py" find="" repl="    x = 1" anchors=["class A:"]
+codex  "m.py" find="" repl="where = 0"`},
 		{"a context line with *** in it is content",
 			"*** Begin Patch\n*** Update File: m.md\n@@\n  *** note ***\n-a\n+b\n   *** End Patch\n",
 			`codex  "m.md" find=" *** note ***|a" repl=" *** note ***|b"`},

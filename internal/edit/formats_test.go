@@ -104,8 +104,10 @@ func TestApplyCodex(t *testing.T) {
 		{"no anchor, two places: ambiguous", dup, up("@@\n-    return x\n+    return 0\n"), dup, "ambiguous"},
 		{"End of File: only the match at the end",
 			"x = 1\ny\nx = 1\n", up("@@\n-x = 1\n+x = 2\n*** End of File\n"), "x = 1\ny\nx = 2\n", "applied"},
-		{"only added lines: at the end",
-			"a\nb", up("@@\n+c\n+d\n"), "a\nb\nc\nd", "applied"}, // the missing final newline kept
+		{"only added lines, End of File: at the end",
+			"a\nb", up("@@\n+c\n+d\n*** End of File\n"), "a\nb\nc\nd", "applied"}, // the missing final newline kept
+		{"only added lines, nothing saying where: refused (Codex would append them)",
+			"a\nb\n", up("@@\n+c\n"), "a\nb\n", "empty-find"},
 		{"only added lines after an anchor",
 			"class A:\n    x = 1\n", up("@@ class A:\n+    y = 0\n"), "class A:\n    y = 0\n    x = 1\n", "applied"},
 		{"add, then edit what was added",
