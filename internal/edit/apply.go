@@ -171,12 +171,12 @@ func (st *fileState) edit(b Block) Outcome {
 	if b.AtEOF {
 		ms = slices.DeleteFunc(ms, func(m Match) bool { return m.End != len(lines) })
 	}
+	if len(ms) == 0 && elided(b) {
+		return st.elide(b)
+	}
 	if at, ok := applied(st.idx, b, ms); ok {
 		return Outcome{Code: AlreadyApplied, Tier: Exact, Start: at.Start + 1, End: at.End,
 			Message: fmt.Sprintf("already applied: the replacement is at lines %d–%d", at.Start+1, at.End)}
-	}
-	if len(ms) == 0 && elided(b) {
-		return st.elide(b)
 	}
 	tie := 0
 	if len(ms) > 1 {
@@ -311,10 +311,10 @@ func (st *fileState) byLineNumbers(b Block, ms []Match) (Match, bool) {
 }
 
 // applied tells a block whose change is already in the file: its replacement
-// is there exactly and once, has more than blank lines, and the FIND text is
+// is there exactly and once, has a line the FIND lacks, and the FIND text is
 // either gone or only the part of the replacement it was kept in.
 func applied(idx *hashedLines, b Block, ms []Match) (Match, bool) {
-	if countNonBlank(b.Replace) == 0 || len(ms) > 1 || len(ms) == 1 && !containsRun(b.Replace, b.Find) {
+	if !addsLines(b.Find, b.Replace) || len(ms) > 1 || len(ms) == 1 && !containsRun(b.Replace, b.Find) {
 		return Match{}, false // (the common case, decided without a scan of the file)
 	}
 	rs := idx.exact(b.Replace)
@@ -323,7 +323,7 @@ func applied(idx *hashedLines, b Block, ms []Match) (Match, bool) {
 	}
 	r := rs[0]
 	switch {
-	case len(ms) == 0:
+	case len(ms) == 0 && replacedHere(idx.s, b.Find, r):
 		return r, true
 	case len(ms) == 1 && ms[0].Start >= r.Start && ms[0].End <= r.End && len(b.Replace) > len(b.Find):
 		return r, true
@@ -335,6 +335,19 @@ func applied(idx *hashedLines, b Block, ms []Match) (Match, bool) {
 func containsRun(ls, sub []string) bool {
 	for i := 0; i+len(sub) <= len(ls); i++ {
 		if slices.Equal(ls[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// addsLines reports whether repl has a non-blank line that find does not:
+// only then can its presence tell that the block was applied. (A block that
+// only deletes has a replacement that was there before, and a FIND copied
+// wrong must not pass for one already applied.)
+func addsLines(find, repl []string) bool {
+	for _, r := range repl {
+		if trimRight(r) != "" && !slices.Contains(find, r) {
 			return true
 		}
 	}
@@ -358,6 +371,45 @@ func overlaps(m Match, s span) bool {
 	return m.Start < s.end && s.start < m.End
 }
 
+// closest returns the first lines of the regions of the file most like find
+// (the most of its non-blank lines in place, spaces around them aside), and
+// how many lines that is; none when no line is alike.
+func closest(lines, find []string) ([]int, int) {
+	var starts []int
+	best := 0
+	for i := 0; i < len(lines); i++ {
+		score := 0
+		for j := 0; j < len(find) && i+j < len(lines); j++ {
+			if strings.TrimSpace(lines[i+j]) == strings.TrimSpace(find[j]) && strings.TrimSpace(find[j]) != "" {
+				score++
+			}
+		}
+		switch {
+		case score > best:
+			starts, best = []int{i}, score
+		case score == best && score > 0:
+			starts = append(starts, i)
+		}
+	}
+	return starts, best
+}
+
+// replacedHere reports whether find, which is not in the file, was replaced
+// at r: nothing resembles it any more, or what resembles it most is there.
+// A replacement found elsewhere (code written twice) is not the block's.
+func replacedHere(lines, find []string, r Match) bool {
+	starts, _ := closest(lines, find)
+	if len(starts) == 0 {
+		return true
+	}
+	for _, s := range starts {
+		if s < r.End && r.Start < s+len(find) {
+			return true
+		}
+	}
+	return false
+}
+
 // notFound describes the closest region of the file and its first difference.
 func notFound(lines, find []string) Outcome {
 	o := Outcome{Code: NotFound, Message: "the FIND text is not in the file"}
@@ -366,22 +418,12 @@ func notFound(lines, find []string) Outcome {
 	for _, f := range find {
 		fmt.Fprintf(&block, "       | %s\n", f)
 	}
-	best, bestScore := -1, 0
-	for i := 0; i < len(lines); i++ {
-		score := 0
-		for j := 0; j < len(find) && i+j < len(lines); j++ {
-			if strings.TrimSpace(lines[i+j]) == strings.TrimSpace(find[j]) && strings.TrimSpace(find[j]) != "" {
-				score++
-			}
-		}
-		if score > bestScore {
-			best, bestScore = i, score
-		}
-	}
-	if best < 0 {
+	starts, _ := closest(lines, find)
+	if len(starts) == 0 {
 		o.Detail = block.String() + "nothing in the file resembles it"
 		return o
 	}
+	best := starts[0]
 	end := min(best+len(find), len(lines))
 	d := &block
 	fmt.Fprintf(d, "the closest region is lines %d–%d:\n", best+1, end)

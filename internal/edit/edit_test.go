@@ -306,6 +306,9 @@ func TestAlreadyAppliedIsStrict(t *testing.T) {
 		// must not add the new lines a second time
 		{"FIND inside its replacement", "import os\nimport sys\n", "import os\n", "import os\nimport sys\n", AlreadyApplied},
 		{"FIND inside, but the replacement absent", "import os\nimport re\n", "import os\n", "import os\nimport sys\n", Applied},
+		// a block that only deletes has a replacement that was there before:
+		// its presence says nothing, and a FIND copied wrong is not found
+		{"a deletion whose FIND is not there", "import os\nimport re\n", "import warnings\nimport os\nimport re\n", "import os\nimport re\n", NotFound},
 	}
 	for _, tt := range tests {
 		got, o := applyOne(t, tt.file, tt.find, tt.repl)

@@ -47,7 +47,7 @@ func (st *fileState) elide(b Block) Outcome {
 	}
 	ps, o, ok := st.matchPieces(fp, rp, false)
 	if !ok {
-		if at, _, done := st.matchPieces(rp, rp, true); o.Code == NotFound && done && countNonBlank(b.Replace) > 0 {
+		if at, ok := st.piecesApplied(fp, rp); o.Code == NotFound && ok {
 			return Outcome{Code: AlreadyApplied, Tier: Exact, Start: at[0].m.Start + 1, End: at[len(at)-1].m.End,
 				Message: fmt.Sprintf("already applied: the replacement's %d pieces are at lines %d–%d", len(at), at[0].m.Start+1, at[len(at)-1].m.End)}
 		}
@@ -62,6 +62,30 @@ func (st *fileState) elide(b Block) Outcome {
 		}
 	}
 	return st.replacePieces(ps)
+}
+
+// piecesApplied tells a block with ... lines whose change is in the file: its
+// REPLACE pieces are there exactly, in order, and each FIND piece that is
+// not there was replaced where its REPLACE piece is (as for a whole block).
+func (st *fileState) piecesApplied(fp, rp [][]string) ([]piece, bool) {
+	if !addsLines(slices.Concat(fp...), slices.Concat(rp...)) {
+		return nil, false
+	}
+	at, _, ok := st.matchPieces(rp, rp, true)
+	if !ok {
+		return nil, false
+	}
+	k := 0
+	for i := range rp {
+		if len(rp[i]) == 0 {
+			continue
+		}
+		if len(st.idx.exact(fp[i])) == 0 && !replacedHere(st.idx.s, fp[i], at[k].m) {
+			return nil, false
+		}
+		k++
+	}
+	return at, true
 }
 
 // matchPieces finds the FIND pieces in order. Empty pieces (a "..." at an end,
