@@ -354,16 +354,6 @@ func addsLines(find, repl []string) bool {
 	return false
 }
 
-func countNonBlank(ls []string) int {
-	n := 0
-	for _, l := range ls {
-		if trimRight(l) != "" {
-			n++
-		}
-	}
-	return n
-}
-
 func overlaps(m Match, s span) bool {
 	if s.start == s.end { // an earlier deletion: overlapping if strictly inside
 		return m.Start < s.start && s.start < m.End

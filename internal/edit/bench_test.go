@@ -24,21 +24,7 @@ func BenchmarkApply100Blocks(b *testing.B) {
 		}
 		in.WriteString("```\n\n")
 	}
-	data := []byte(file.String())
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		blocks, err := ParseBlocks(in.String())
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, outs := ApplyAll(Parse(data), "big.py", blocks)
-		for _, o := range outs {
-			if o.Code != Applied {
-				b.Fatal(o)
-			}
-		}
-		_ = res.Bytes()
-	}
+	benchApply(b, []byte(file.String()), in.String())
 }
 
 // The same change as 100 hunks of a unified diff, as git prints it.
@@ -67,10 +53,14 @@ func BenchmarkApply100Hunks(b *testing.B) {
 			in.WriteString(" " + line(j, "", j%7))
 		}
 	}
-	data := []byte(file.String())
+	benchApply(b, []byte(file.String()), in.String())
+}
+
+// benchApply parses input and applies it to data, every block applied.
+func benchApply(b *testing.B, data []byte, input string) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		blocks, err := ParseBlocks(in.String())
+		blocks, err := ParseBlocks(input)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,8 +1,6 @@
 package edit
 
 import (
-	"errors"
-	"strings"
 	"testing"
 )
 
@@ -10,7 +8,7 @@ import (
 // FIND, context and '+' lines the REPLACE), "@@ <line>" an anchor, Add and
 // Delete File whole-file blocks.
 func TestParseCodex(t *testing.T) {
-	tests := []struct{ name, in, want string }{
+	tests := []parseCase{
 		{"add, update and delete",
 			"*** Begin Patch\n*** Add File: pkg/hello.py\n+def hello():\n+    return 1\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"Hi\")\n+    print(\"Hello\")\n*** Delete File: obsolete.txt\n*** End Patch\n",
 			`codex add "pkg/hello.py" find="" repl="def hello():|    return 1"
@@ -36,23 +34,11 @@ codex  "m.py" find="" repl="where = 0"`},
 			"```\n  *** Update File: m.py\n@@ -3,2 +3,2 @@\n a\n-b\n+c\n```\n",
 			`codex  "m.py" find="a|b" repl="a|c" at=-3+3`},
 	}
-	for _, tt := range tests {
-		bs, err := ParseBlocks(tt.in)
-		if err != nil {
-			t.Errorf("%s: %v", tt.name, err)
-			continue
-		}
-		if got := summaries(bs); got != tt.want {
-			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
-		}
-	}
+	checkParses(t, tests)
 }
 
 func TestParseCodexErrors(t *testing.T) {
-	tests := []struct {
-		name, in, msg string
-		truncated     bool
-	}{
+	tests := []parseErrorCase{
 		{"no End Patch", "*** Begin Patch\n*** Update File: m.py\n@@\n-a\n+b\n", "without *** End Patch", true},
 		{"a move", "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-a\n+b\n*** End Patch\n", "Move to", false},
 		{"an update without sections", "*** Begin Patch\n*** Update File: a.py\n*** End Patch\n", "no @@ section", false},
@@ -60,17 +46,7 @@ func TestParseCodexErrors(t *testing.T) {
 		{"an Add File line without its +", "*** Begin Patch\n*** Add File: a.py\n+a\nb\n*** End Patch\n", "in a Codex patch", false},
 		{"a section that changes nothing", "*** Begin Patch\n*** Update File: a.py\n@@\n a\n*** End Patch\n", "changes nothing", false},
 	}
-	for _, tt := range tests {
-		_, err := ParseBlocks(tt.in)
-		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: %v", tt.name, err)
-			continue
-		}
-		if !strings.Contains(err.Error(), tt.msg) || pe.Truncated != tt.truncated {
-			t.Errorf("%s: %v (truncated %v)", tt.name, err, pe.Truncated)
-		}
-	}
+	checkParseErrors(t, tests)
 }
 
 func FuzzParseCodex(f *testing.F) {

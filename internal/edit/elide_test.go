@@ -27,7 +27,7 @@ func TestApplyElision(t *testing.T) {
 	search := func(find, repl string) string {
 		return "<<<<<<< SEARCH\n" + find + "=======\n" + repl + ">>>>>>> REPLACE\n"
 	}
-	tests := []struct{ name, file, in, want, codes string }{
+	tests := []applyCase{
 		{"two elisions",
 			long, search("def f(x):\n    a = 1\n...\n    b = 2\n...\n    return a + b\n", "def f(x):\n    a = 10\n...\n    b = 20\n...\n    return a * b\n"),
 			strings.NewReplacer("a = 1\n", "a = 10\n", "b = 2\n", "b = 20\n", "a + b", "a * b").Replace(long), "applied"},
@@ -55,12 +55,7 @@ func TestApplyElision(t *testing.T) {
 			long, search("a = 1\n...\nb = 2\n", "a = 3\n...\nb = 4\n"),
 			strings.NewReplacer("a = 1\n", "a = 3\n", "b = 2\n", "b = 4\n").Replace(long), "applied"},
 	}
-	for _, tt := range tests {
-		got, out := applyInput(t, tt.file, tt.in)
-		if got != tt.want || codes(out) != tt.codes {
-			t.Errorf("%s: got %q %s, want %q %s (%+v)", tt.name, got, codes(out), tt.want, tt.codes, out)
-		}
-	}
+	checkApplies(t, tests)
 	_, out := applyInput(t, long, search("def f(x):\n...\n    return a + b\n", "def f(x):\n    return 0\n"))
 	if !strings.Contains(out[0].Message, "FIND has 1") || !strings.Contains(out[0].Message, "REPLACE has 0") {
 		t.Errorf("message %q", out[0].Message)

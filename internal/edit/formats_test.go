@@ -32,6 +32,23 @@ func codes(out []Outcome) string {
 	return strings.Join(s, ",")
 }
 
+// applyCase is a file ("\x00": none), an input, the result and the codes.
+type applyCase struct{ name, file, in, want, codes string }
+
+// checkApplies applies each case and returns every outcome.
+func checkApplies(t *testing.T, tests []applyCase) []Outcome {
+	t.Helper()
+	var all []Outcome
+	for _, tt := range tests {
+		got, out := applyInput(t, tt.file, tt.in)
+		if got != tt.want || codes(out) != tt.codes {
+			t.Errorf("%s: got %q %s, want %q %s (%+v)", tt.name, got, codes(out), tt.want, tt.codes, out)
+		}
+		all = append(all, out...)
+	}
+	return all
+}
+
 // dup is a file in which the same three lines stand twice.
 const dup = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    return x\n"
 
@@ -39,7 +56,7 @@ const dup = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    ret
 // header's line numbers only break a tie when they point exactly at one of
 // equal matches.
 func TestApplyUnifiedDiff(t *testing.T) {
-	tests := []struct{ name, file, in, want, codes string }{
+	tests := []applyCase{
 		{"wrong line numbers, unique content",
 			"a\nb\nc\nd\ne\n", "--- a/f\n+++ b/f\n@@ -40,3 +41,3 @@\n b\n-c\n+C\n d\n",
 			"a\nb\nC\nd\ne\n", "applied"},
@@ -69,15 +86,9 @@ func TestApplyUnifiedDiff(t *testing.T) {
 		{"a deleted file that is gone", "\x00", "--- a/f\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n", "\x00", "already-applied"},
 		{"an edit of a file that is not there", "\x00", "@@ -1 +1 @@\n-a\n+b\n", "\x00", "not-found"},
 	}
-	for _, tt := range tests {
-		got, out := applyInput(t, tt.file, tt.in)
-		if got != tt.want || codes(out) != tt.codes {
-			t.Errorf("%s: got %q %s, want %q %s (%+v)", tt.name, got, codes(out), tt.want, tt.codes, out)
-		}
-		for _, o := range out {
-			if o.Format != FormatUnified {
-				t.Errorf("%s: format %q", tt.name, o.Format)
-			}
+	for _, o := range checkApplies(t, tests) {
+		if o.Format != FormatUnified {
+			t.Errorf("block %d: format %q", o.Block, o.Format)
 		}
 	}
 }
@@ -88,7 +99,7 @@ func TestApplyCodex(t *testing.T) {
 	up := func(body string) string {
 		return "*** Begin Patch\n*** Update File: f\n" + body + "*** End Patch\n"
 	}
-	tests := []struct{ name, file, in, want, codes string }{
+	tests := []applyCase{
 		{"an anchor picks the second of two equal places",
 			dup, up("@@ def b():\n     x = 1\n-    return x\n+    return -x\n"),
 			"def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    return -x\n", "applied"},
@@ -115,10 +126,5 @@ func TestApplyCodex(t *testing.T) {
 		{"delete", "a\n", "*** Begin Patch\n*** Delete File: f\n*** End Patch\n", "\x00", "applied"},
 		{"delete, then edit", "a\n", "*** Begin Patch\n*** Delete File: f\n*** Update File: f\n@@\n-a\n+b\n*** End Patch\n", "\x00", "applied,not-found"},
 	}
-	for _, tt := range tests {
-		got, out := applyInput(t, tt.file, tt.in)
-		if got != tt.want || codes(out) != tt.codes {
-			t.Errorf("%s: got %q %s, want %q %s (%+v)", tt.name, got, codes(out), tt.want, tt.codes, out)
-		}
-	}
+	checkApplies(t, tests)
 }

@@ -33,11 +33,49 @@ func summaries(bs []Block) string {
 	return strings.Join(out, "\n")
 }
 
+// parseCase is an input and the summaries of the blocks it parses into.
+type parseCase struct{ name, in, want string }
+
+func checkParses(t *testing.T, tests []parseCase) {
+	t.Helper()
+	for _, tt := range tests {
+		bs, err := ParseBlocks(tt.in)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if got := summaries(bs); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// parseErrorCase is an input that does not parse, and what the error says.
+type parseErrorCase struct {
+	name, in, msg string
+	truncated     bool
+}
+
+func checkParseErrors(t *testing.T, tests []parseErrorCase) {
+	t.Helper()
+	for _, tt := range tests {
+		_, err := ParseBlocks(tt.in)
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.msg) || pe.Truncated != tt.truncated {
+			t.Errorf("%s: %v (truncated %v)", tt.name, err, pe.Truncated)
+		}
+	}
+}
+
 // Unified diffs, as git prints them and as models write them: every hunk is
 // a block whose FIND is its context and removed lines, whose REPLACE is its
 // context and added lines; the header's numbers are kept, not trusted.
 func TestParseUnifiedDiff(t *testing.T) {
-	tests := []struct{ name, in, want string }{
+	tests := []parseCase{
 		{"git diff of two files",
 			"diff --git a/m.py b/m.py\nindex 3b18e51..a2c5d4c 100644\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n def a():\n-    return 1\n+    return 2\n \n@@ -10,2 +10,3 @@ def b():\n x = 1\n+y = 2\n z = 3\n" +
 				"diff --git a/pkg/n.py b/pkg/n.py\n--- a/pkg/n.py\n+++ b/pkg/n.py\n@@ -4 +4 @@\n-q\n+r\n",
@@ -84,25 +122,13 @@ unified-diff  "x y.py" find="c" repl="d" at=-1+1`},
 			"### FILE: src/x.py\n@@ -5,1 +5,1 @@\n-a\n+b\n",
 			`unified-diff  "src/x.py" find="a" repl="b" at=-5+5`},
 	}
-	for _, tt := range tests {
-		bs, err := ParseBlocks(tt.in)
-		if err != nil {
-			t.Errorf("%s: %v", tt.name, err)
-			continue
-		}
-		if got := summaries(bs); got != tt.want {
-			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
-		}
-	}
+	checkParses(t, tests)
 }
 
 // What a unified diff cannot say is an error with its line; a diff cut off
 // before the lines its last hunk counts is truncated.
 func TestParseUnifiedDiffErrors(t *testing.T) {
-	tests := []struct {
-		name, in, msg string
-		truncated     bool
-	}{
+	tests := []parseErrorCase{
 		{"a rename", "diff --git a/a.py b/b.py\nsimilarity index 90%\nrename from a.py\nrename to b.py\n", "renames", false},
 		{"a rename by its headers", "--- a/a.py\n+++ b/b.py\n@@ -1 +1 @@\n-a\n+b\n", "renames", false},
 		{"a binary patch", "diff --git a/x.png b/x.png\nindex 1..2 100644\nGIT binary patch\nliteral 5\n", "binary", false},
@@ -112,17 +138,7 @@ func TestParseUnifiedDiffErrors(t *testing.T) {
 		{"cut off inside a hunk", "--- a/m.py\n+++ b/m.py\n@@ -1,4 +1,4 @@\n a\n-b\n+c\n d", "cut off", true},
 		{"cut off inside its fence", "```diff\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n", "cut off", true},
 	}
-	for _, tt := range tests {
-		_, err := ParseBlocks(tt.in)
-		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: %v", tt.name, err)
-			continue
-		}
-		if !strings.Contains(err.Error(), tt.msg) || pe.Truncated != tt.truncated {
-			t.Errorf("%s: %v (truncated %v)", tt.name, err, pe.Truncated)
-		}
-	}
+	checkParseErrors(t, tests)
 }
 
 // --format forces one format: a bare "@@" then starts a unified hunk, and the
