@@ -682,3 +682,23 @@ func TestPatchDeleteRollsBack(t *testing.T) {
 		t.Fatal("not all or nothing")
 	}
 }
+
+// A delete of a file that is already gone is applied already: nothing is
+// written, and the report says neither created nor deleted.
+func TestPatchDeleteOfAFileGone(t *testing.T) {
+	f := newFixture(t)
+	if err := f.env.Patch(PatchOptions{Input: []byte("*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n"), JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var rep PatchReport
+	if err := json.Unmarshal(f.out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	fr := rep.Files[0]
+	if !rep.OK || fr.Created || fr.Deleted || fr.Written || fr.After != nil || rep.Blocks[0].Code != "already-applied" {
+		t.Fatalf("%+v %+v", rep, fr)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "gone.txt")); err == nil {
+		t.Fatal("created")
+	}
+}

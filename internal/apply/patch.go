@@ -73,6 +73,7 @@ type patchFile struct {
 	info    fs.FileInfo // as read, to tell an edit made meanwhile
 	blocks  []edit.Block
 	result  []byte
+	gone    bool // after the blocks there is no file
 	removed bool // the blocks delete the file
 	changed bool
 }
@@ -158,8 +159,8 @@ func (e *Env) Patch(o PatchOptions) error {
 		}
 	}
 	for _, f := range files {
-		fr := FileReport{Path: f.rel, Created: !f.exists && !f.removed, Deleted: f.removed, Written: f.changed && !o.DryRun, NeedsApproval: gatedFile[f],
-			Before: describe(f.old, f.exists), After: describe(f.result, !f.removed)}
+		fr := FileReport{Path: f.rel, Created: !f.exists && !f.gone, Deleted: f.removed, Written: f.changed && !o.DryRun, NeedsApproval: gatedFile[f],
+			Before: describe(f.old, f.exists), After: describe(f.result, !f.gone)}
 		if fr.Written {
 			entry := state.AuditEntry{Path: f.rel, Before: fr.Before, After: fr.After, Strategy: "patch", Outcome: "written",
 				Detail: fmt.Sprintf("%d blocks", len(f.blocks))}
@@ -205,11 +206,12 @@ func (f *patchFile) apply() []edit.Outcome {
 		t = edit.Parse(f.old)
 	}
 	res, outcomes := edit.ApplyAll(t, f.rel, f.blocks)
-	f.result, f.removed = nil, res == nil && f.exists
-	if res != nil {
+	f.result, f.gone = nil, res == nil
+	f.removed = f.gone && f.exists
+	if !f.gone {
 		f.result = res.Bytes()
 	}
-	f.changed = f.removed || res != nil && (!f.exists || string(f.result) != string(f.old))
+	f.changed = f.removed || !f.gone && (!f.exists || string(f.result) != string(f.old))
 	return outcomes
 }
 
