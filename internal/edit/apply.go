@@ -144,7 +144,7 @@ func (st *fileState) delete(b Block) Outcome {
 	if len(b.Find) > 0 {
 		ms := st.idx.find(b.Find)
 		if len(ms) != 1 || ms[0].Start != 0 || ms[0].End != len(lines) {
-			o := notFound(lines, b.Find)
+			o := notFound(st.idx, b.Find)
 			o.Message = "the file does not hold the lines its deletion lists; nothing was deleted"
 			return o
 		}
@@ -186,7 +186,7 @@ func (st *fileState) edit(b Block) Outcome {
 	}
 	switch {
 	case len(ms) == 0:
-		return notFound(lines, b.Find)
+		return notFound(st.idx, b.Find)
 	case len(ms) > 1:
 		return ambiguous(lines, ms, len(b.Find))
 	}
@@ -323,7 +323,7 @@ func applied(idx *hashedLines, b Block, ms []Match) (Match, bool) {
 	}
 	r := rs[0]
 	switch {
-	case len(ms) == 0 && replacedHere(idx.s, b.Find, r):
+	case len(ms) == 0 && replacedHere(idx, b.Find, r):
 		return r, true
 	case len(ms) == 1 && ms[0].Start >= r.Start && ms[0].End <= r.End && len(b.Replace) > len(b.Find):
 		return r, true
@@ -361,34 +361,11 @@ func overlaps(m Match, s span) bool {
 	return m.Start < s.end && s.start < m.End
 }
 
-// closest returns the first lines of the regions of the file most like find
-// (the most of its non-blank lines in place, spaces around them aside), and
-// how many lines that is; none when no line is alike.
-func closest(lines, find []string) ([]int, int) {
-	var starts []int
-	best := 0
-	for i := 0; i < len(lines); i++ {
-		score := 0
-		for j := 0; j < len(find) && i+j < len(lines); j++ {
-			if strings.TrimSpace(lines[i+j]) == strings.TrimSpace(find[j]) && strings.TrimSpace(find[j]) != "" {
-				score++
-			}
-		}
-		switch {
-		case score > best:
-			starts, best = []int{i}, score
-		case score == best && score > 0:
-			starts = append(starts, i)
-		}
-	}
-	return starts, best
-}
-
 // replacedHere reports whether find, which is not in the file, was replaced
 // at r: nothing resembles it any more, or what resembles it most is there.
 // A replacement found elsewhere (code written twice) is not the block's.
-func replacedHere(lines, find []string, r Match) bool {
-	starts, _ := closest(lines, find)
+func replacedHere(x *hashedLines, find []string, r Match) bool {
+	starts, _ := x.closest(find)
 	if len(starts) == 0 {
 		return true
 	}
@@ -401,14 +378,15 @@ func replacedHere(lines, find []string, r Match) bool {
 }
 
 // notFound describes the closest region of the file and its first difference.
-func notFound(lines, find []string) Outcome {
+func notFound(x *hashedLines, find []string) Outcome {
+	lines := x.s
 	o := Outcome{Code: NotFound, Message: "the FIND text is not in the file"}
 	var block strings.Builder
 	block.WriteString("FIND:\n")
 	for _, f := range find {
 		fmt.Fprintf(&block, "       | %s\n", f)
 	}
-	starts, _ := closest(lines, find)
+	starts, _ := x.closest(find)
 	if len(starts) == 0 {
 		o.Detail = block.String() + "nothing in the file resembles it"
 		return o

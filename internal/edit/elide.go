@@ -80,7 +80,7 @@ func (st *fileState) piecesApplied(fp, rp [][]string) ([]piece, bool) {
 		if len(rp[i]) == 0 {
 			continue
 		}
-		if len(st.idx.exact(fp[i])) == 0 && !replacedHere(st.idx.s, fp[i], at[k].m) {
+		if len(st.idx.exact(fp[i])) == 0 && !replacedHere(st.idx, fp[i], at[k].m) {
 			return nil, false
 		}
 		k++
@@ -111,7 +111,7 @@ func (st *fileState) matchPieces(fp, rp [][]string, exact bool) ([]piece, Outcom
 		}
 		switch {
 		case len(ms) == 0:
-			o := notFound(lines, f)
+			o := notFound(st.idx, f)
 			o.Message = fmt.Sprintf("piece %d of the FIND (between ... lines) is not in the file after line %d", i+1, from)
 			return nil, o, false
 		case len(ms) > 1:

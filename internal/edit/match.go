@@ -58,7 +58,17 @@ func findIn(lines, find []string, t Tier) []Match {
 	case BlankLines:
 		return findIgnoringBlank(lines, find)
 	}
+	// the first line, compared as the tier compares it, rules out most places
+	// before the whole window is looked at
+	first, norm := trimRight(find[0]), trimRight
+	if t == Indentation {
+		norm = strings.TrimSpace
+		first = norm(first)
+	}
 	for i := 0; i+len(find) <= len(lines); i++ {
+		if norm(lines[i]) != first {
+			continue
+		}
 		window := lines[i : i+len(find)]
 		switch t {
 		case TrailingWhitespace:
@@ -95,7 +105,15 @@ func equal(a, b []string, norm func(string) string) bool {
 	return true
 }
 
-func trimRight(s string) string { return strings.TrimRight(s, " \t") }
+// trimRight drops the spaces and tabs at the end of s (a loop: TrimRight's
+// cutset costs more, and the tolerant tiers call this for every line).
+func trimRight(s string) string {
+	i := len(s)
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return s[:i]
+}
 
 // findIgnoringBlank matches the non-blank lines of find against the file's
 // non-blank lines (trailing whitespace ignored). The match spans from the first
