@@ -185,8 +185,11 @@ func (e *Env) Patch(o PatchOptions) error {
 		case !f.Written && !o.DryRun:
 			fmt.Fprintf(e.Out, "%s is unchanged: every block was applied already\n", term.Path(f.Path))
 		case f.Deleted:
-			verb = map[bool]string{true: "would delete", false: "deleted"}[o.DryRun]
-			fmt.Fprintf(e.Out, "%s %s (%s)\n", verb, term.Path(f.Path), term.Count(f.Before.Lines, "line", "lines"))
+			verb, after := "deleted", ""
+			if o.DryRun {
+				verb, after = "would delete", ", after a human approves it"
+			}
+			fmt.Fprintf(e.Out, "%s %s (%s)%s\n", verb, term.Path(f.Path), term.Count(f.Before.Lines, "line", "lines"), after)
 		case f.Created:
 			fmt.Fprintf(e.Out, "%s %s (new, %s)\n", verb, term.Path(f.Path), term.Count(f.After.Lines, "line", "lines"))
 		case f.NeedsApproval && o.DryRun:
