@@ -6,7 +6,6 @@ package pysource
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -19,13 +18,6 @@ type Stmt struct {
 	Name       string // what it defines; the whole line for an import
 	Code       string // without comments, each physical line trimmed, joined by spaces
 }
-
-var (
-	def    = regexp.MustCompile(`^(?:async\s+)?def\s+([A-Za-z_]\w*)`)
-	class  = regexp.MustCompile(`^class\s+([A-Za-z_]\w*)`)
-	assign = regexp.MustCompile(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
-	annot  = regexp.MustCompile(`^([A-Za-z_]\w*)\s*:\s*[^=]+$`)
-)
 
 // TabWidth is how wide a tab counts in an indentation.
 const TabWidth = 4
@@ -71,28 +63,24 @@ func Statements(lines []string) ([]Stmt, error) {
 				switch {
 				case c == '\\':
 					j++
-				case strings.HasPrefix(line[j:], quote):
+				case c == quote[0] && strings.HasPrefix(line[j:], quote):
 					j += len(quote) - 1
 					quote = ""
 				}
 				continue
 			}
-			switch {
-			case c == '#':
+			switch c {
+			case '#':
 				codeEnd, j = j, len(line)
-			case c == '"' || c == '\'':
-				q := string(c)
-				if strings.HasPrefix(line[j:], q+q+q) {
-					q = q + q + q
-				}
-				quote = q
-				j += len(q) - 1
-			case strings.IndexByte("([{", c) >= 0:
+			case '"', '\'':
+				quote = quoteAt(line[j:])
+				j += len(quote) - 1
+			case '(', '[', '{':
 				depth++
-			case strings.IndexByte(")]}", c) >= 0:
+			case ')', ']', '}':
 				depth--
-			case c == '\\' && j == len(line)-1:
-				cont = true
+			case '\\':
+				cont = j == len(line)-1
 			}
 		}
 		if t := strings.TrimSpace(line[:codeEnd]); t != "" {
@@ -116,31 +104,109 @@ func Statements(lines []string) ([]Stmt, error) {
 	return out, nil
 }
 
+// classify reads what a statement defines. It is written by hand, not with
+// regular expressions, which took most of the time of a parse: the diff gate
+// parses every Python file a change touches.
+// quoteAt is the delimiter of the string s starts: one quote, or three.
+func quoteAt(s string) string {
+	if len(s) >= 3 && s[1] == s[0] && s[2] == s[0] {
+		return s[:3]
+	}
+	return s[:1]
+}
+
 func classify(s *Stmt, t string) {
 	switch {
 	case strings.HasPrefix(t, "@"):
 		s.Kind = "decorator"
-	case class.MatchString(t):
-		s.Kind, s.Name = "class", class.FindStringSubmatch(t)[1]
-	case def.MatchString(t):
-		s.Kind, s.Name = "def", def.FindStringSubmatch(t)[1]
+	case keywordName(t, "class") != "":
+		s.Kind, s.Name = "class", keywordName(t, "class")
+	case defName(t) != "":
+		s.Kind, s.Name = "def", defName(t)
 	case strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from "):
 		s.Kind, s.Name = "import", t
-	case assign.MatchString(t):
-		s.Kind, s.Name = "assign", assign.FindStringSubmatch(t)[1]
-	case annot.MatchString(t):
-		s.Kind, s.Name = "assign", annot.FindStringSubmatch(t)[1]
+	case assignName(t) != "":
+		s.Kind, s.Name = "assign", assignName(t)
 	default:
 		s.Kind = "other"
 	}
 }
 
+// defName is the name after "def" or "async def", or "".
+func defName(t string) string {
+	if rest, ok := strings.CutPrefix(t, "async"); ok && len(rest) > 0 && isSpace(rest[0]) {
+		t = skipSpace(rest)
+	}
+	return keywordName(t, "def")
+}
+
+// keywordName is the identifier after keyword and at least one space, or "".
+func keywordName(t, keyword string) string {
+	rest, ok := strings.CutPrefix(t, keyword)
+	if !ok || len(rest) == 0 || !isSpace(rest[0]) {
+		return ""
+	}
+	rest = skipSpace(rest)
+	return rest[:identLen(rest)]
+}
+
+// assignName is the target of "name = …", "name: type = …" or "name: type".
+func assignName(t string) string {
+	n := identLen(t)
+	if n == 0 {
+		return ""
+	}
+	rest := skipSpace(t[n:])
+	switch {
+	case len(rest) >= 2 && rest[0] == '=' && rest[1] != '=':
+		return t[:n]
+	case len(rest) == 0 || rest[0] != ':':
+		return ""
+	}
+	annotation, value, assigned := strings.Cut(rest[1:], "=")
+	switch {
+	case !assigned && annotation != "": // name: type
+		return t[:n]
+	case assigned && annotation != "" && len(value) > 0 && value[0] != '=':
+		return t[:n]
+	}
+	return ""
+}
+
+// identLen is the length of the ASCII identifier s starts with.
+func identLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// isSpace is \s of a regular expression: what may separate words here.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+func skipSpace(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	return s
+}
+
 // Check reports the first structural error of Python source: brackets and
 // strings that do not close, an indentation that dedents to no outer level.
 func Check(lines []string) error {
+	_, err := Parse(lines)
+	return err
+}
+
+// Parse is Statements for source that passes Check.
+func Parse(lines []string) ([]Stmt, error) {
 	stmts, err := Statements(lines)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	levels := []int{0}
 	for _, s := range stmts {
@@ -153,11 +219,11 @@ func Check(lines []string) error {
 				levels = levels[:len(levels)-1]
 			}
 			if levels[len(levels)-1] != s.Indent {
-				return fmt.Errorf("line %d: the indentation matches no outer level", s.Start+1)
+				return nil, fmt.Errorf("line %d: the indentation matches no outer level", s.Start+1)
 			}
 		}
 	}
-	return nil
+	return stmts, nil
 }
 
 // Body is the statements of the def or class at stmts[i]: those that follow

@@ -1,6 +1,7 @@
 package pysource
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -78,4 +79,71 @@ func FuzzStatements(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The regular expressions classify first used: the hand-written matcher that
+// replaced them (they took most of a parse) must agree with them.
+var (
+	oracleDef    = regexp.MustCompile(`^(?:async\s+)?def\s+([A-Za-z_]\w*)`)
+	oracleClass  = regexp.MustCompile(`^class\s+([A-Za-z_]\w*)`)
+	oracleAssign = regexp.MustCompile(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
+	oracleAnnot  = regexp.MustCompile(`^([A-Za-z_]\w*)\s*:\s*[^=]+$`)
+)
+
+func oracleClassify(t string) (kind, name string) {
+	switch {
+	case strings.HasPrefix(t, "@"):
+		return "decorator", ""
+	case oracleClass.MatchString(t):
+		return "class", oracleClass.FindStringSubmatch(t)[1]
+	case oracleDef.MatchString(t):
+		return "def", oracleDef.FindStringSubmatch(t)[1]
+	case strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "from "):
+		return "import", t
+	case oracleAssign.MatchString(t):
+		return "assign", oracleAssign.FindStringSubmatch(t)[1]
+	case oracleAnnot.MatchString(t):
+		return "assign", oracleAnnot.FindStringSubmatch(t)[1]
+	}
+	return "other", ""
+}
+
+func TestClassify(t *testing.T) {
+	for _, src := range []string{
+		"def f(x):", "async def g():", "async  def\th(", "asyncdef f():", "def", "def 1x():", "defx = 1",
+		"class A:", "class\tB(C):", "classy = 2", "class", "x = 1", "x == 1", "x =", "x: int = 1", "x: int",
+		"x:", "x: a == b", "x :int", "x: dict[str, int] = {}", "x += 1", "x[0] = 1", "_private = None",
+		"Ünïcode = 1", "from a import b", "import os", "imports = 1", "@dec", "return x", "x := 1", "x: =1",
+		"f(x=1)", "a.b = 1", "x\t=\t1", "x = = 1", "x:\t\ty", "x: y\n", "x\n= 1",
+	} {
+		var s Stmt
+		classify(&s, src)
+		if k, n := oracleClassify(src); s.Kind != k || s.Name != n {
+			t.Errorf("classify(%q) = %q %q, want %q %q", src, s.Kind, s.Name, k, n)
+		}
+	}
+}
+
+func FuzzClassify(f *testing.F) {
+	f.Add("x: int = 1")
+	f.Add("async def f():")
+	f.Fuzz(func(t *testing.T, src string) {
+		var s Stmt
+		classify(&s, src)
+		if k, n := oracleClassify(src); s.Kind != k || s.Name != n {
+			t.Fatalf("classify(%q) = %q %q, want %q %q", src, s.Kind, s.Name, k, n)
+		}
+	})
+}
+
+func TestParse(t *testing.T) {
+	stmts, err := Parse([]string{"class A:", "    def f(self):", "        return 1", "x = 2"})
+	if err != nil || len(stmts) != 4 || stmts[1].Name != "f" {
+		t.Errorf("Parse: %v %+v", err, stmts)
+	}
+	for _, bad := range [][]string{{"x = (1,"}, {"if x:", "        a", "    b"}} {
+		if _, err := Parse(bad); err == nil || err.Error() != Check(bad).Error() {
+			t.Errorf("Parse(%q) = %v, want Check's error", bad, err)
+		}
+	}
 }
