@@ -41,27 +41,7 @@ const wholeFile = "--unified=2147483647"
 // listing of changed files and then their patch. The parsed patch must account
 // for every file of the listing: a mismatch is an error, never "no changes".
 func (r *Repo) DiffTrees(ctx context.Context, base, tree string) ([]FileDiff, error) {
-	args := append([]string{"diff-tree", "-z", "--raw", "--no-abbrev"}, diffOptions...)
-	args = append(append(args, patchOptions...), wholeFile, base, tree)
-	var p pairing
-	err := r.stream(ctx, args, func(out *bufio.Reader) error {
-		raw, err := readRaw(out)
-		if err != nil {
-			return err
-		}
-		p.diffs = make([]FileDiff, len(raw))
-		for i := range raw {
-			p.diffs[i].RawEntry = raw[i]
-		}
-		return ScanPatch(out, Visitor{Done: p.section})
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := p.complete(); err != nil {
-		return nil, err
-	}
-	return p.diffs, r.countUnhunked(ctx, &p)
+	return r.DiffTreesTexts(ctx, base, tree, nil)
 }
 
 // countUnhunked reads the old line counts the patch did not show: unchanged
