@@ -58,10 +58,12 @@ type Rules struct {
 	ChangeRatioThreshold float64 // requires_review when change_ratio is strictly greater
 	ReplacementRatio     float64 // is_replacement when change_ratio is strictly greater, and
 	// the file shrank below half its size
+	Symbols       bool     // compare the definitions of Python and Go files
+	SymbolsIgnore []string // globs of definition names left out
 }
 
-// Defaults are the seed's constants: 0.5 and 0.8.
-var Defaults = Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8}
+// Defaults are the seed's constants, 0.5 and 0.8, and the code-aware rule on.
+var Defaults = Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: true}
 
 // FileReport is the seed's FileChangeReport for one file.
 type FileReport struct {

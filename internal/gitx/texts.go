@@ -20,10 +20,10 @@ type Text struct {
 // the whole-file patch as it streams past, so that no blob is read twice.
 type Texts struct {
 	Want func(e *RawEntry) bool
-	// Got receives a wanted file whose text changed, once its patch ends;
+	// Got receives a wanted file (the i-th of the listing) whose text changed, once its patch ends;
 	// the texts are its own to keep. It is not called for binary files, nor
 	// for renames and mode changes that leave the text as it was.
-	Got   func(d *FileDiff, old, new Text) error
+	Got   func(i int, d *FileDiff, old, new Text) error
 	Limit int // bytes a side may have before it is dropped; 0: no limit
 }
 
@@ -92,7 +92,7 @@ func (p *pairing) visitor(texts *Texts) Visitor {
 				return nil
 			}
 			old, new := tp.texts()
-			return texts.Got(&p.diffs[p.next-1], old, new)
+			return texts.Got(p.next-1, &p.diffs[p.next-1], old, new)
 		},
 	}
 }

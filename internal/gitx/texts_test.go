@@ -116,11 +116,12 @@ func TestDiffTreesTexts(t *testing.T) {
 	}
 	tree, _ := repo.WriteTree(ctx)
 	base, _, _ := repo.Head(ctx)
-	got := map[string][2]Text{}
+	got, index := map[string][2]Text{}, map[int]string{}
 	diffs, err := repo.DiffTreesTexts(ctx, base, tree, &Texts{
 		Want:  func(e *RawEntry) bool { return e.Path != "skip.txt" },
 		Limit: 200000,
-		Got: func(d *FileDiff, old, new Text) error {
+		Got: func(i int, d *FileDiff, old, new Text) error {
+			index[i] = d.Path
 			got[d.Path] = [2]Text{old, new}
 			return nil
 		},
@@ -130,6 +131,11 @@ func TestDiffTreesTexts(t *testing.T) {
 	}
 	if plain, _ := repo.DiffTrees(ctx, base, tree); len(plain) != len(diffs) {
 		t.Fatalf("%d files, DiffTrees says %d", len(diffs), len(plain))
+	}
+	for i, p := range index {
+		if diffs[i].Path != p {
+			t.Errorf("texts of %s came as entry %d, which is %s", p, i, diffs[i].Path)
+		}
 	}
 	text := func(path string, side int) string {
 		tx, ok := got[path]

@@ -1,0 +1,190 @@
+package review
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/symbols"
+)
+
+// maxSource is the largest version of a file whose definitions are read. An
+// old version over it is not compared; a new one over it counts as unreadable.
+// It bounds the memory a review takes, whatever the change.
+const maxSource = 1 << 20
+
+// definitions compares the definitions of a change's files in parallel while
+// its patch streams past: files that had definitions (modified, renamed,
+// deleted or type-changed Python and Go files) as their texts arrive; added
+// and copied files, which can only be where definitions went, afterwards and
+// only when some definition went somewhere.
+type definitions struct {
+	jobs  chan job
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	files map[int]*symbols.File // by index in the listing
+	whole []int                 // files the patch did not hold whole: read from their blobs
+}
+
+type job struct {
+	i        int
+	d        gitx.FileDiff
+	old, new gitx.Text
+}
+
+func startDefinitions() *definitions {
+	n := runtime.GOMAXPROCS(0)
+	s := &definitions{jobs: make(chan job, n), files: map[int]*symbols.File{}}
+	s.wg.Add(n)
+	for range n {
+		go func() {
+			defer s.wg.Done()
+			for j := range s.jobs {
+				s.put(j.i, compare(&j.d, j.old, j.new))
+			}
+		}()
+	}
+	return s
+}
+
+func (s *definitions) put(i int, f *symbols.File) {
+	s.mu.Lock()
+	s.files[i] = f
+	s.mu.Unlock()
+}
+
+// texts asks the diff for the texts of the files that had definitions.
+func (s *definitions) texts() *gitx.Texts {
+	return &gitx.Texts{Want: hadDefinitions, Limit: maxSource, Got: func(i int, d *gitx.FileDiff, old, new gitx.Text) error {
+		if old.Partial || new.Partial {
+			s.whole = append(s.whole, i)
+			return nil
+		}
+		s.jobs <- job{i, *d, old, new}
+		return nil
+	}}
+}
+
+// hadDefinitions: a Python or Go file that existed before the change.
+func hadDefinitions(e *gitx.RawEntry) bool {
+	return e.Status != 'A' && e.Status != 'C' && isFile(e.OldMode) && symbols.LanguageOf(e.OldPath) != symbols.None
+}
+
+func isFile(mode uint32) bool { return mode == gitx.ModeRegular || mode == gitx.ModeExec }
+
+// compare reads a file's definitions before and after: in the language of its
+// old name, since a rename does not change what the text defines.
+func compare(d *gitx.FileDiff, old, new gitx.Text) *symbols.File {
+	return symbols.CompareFile(d.Path, symbols.LanguageOf(d.OldPath),
+		side(old, d.Status != 'A' && d.Status != 'C' && isFile(d.OldMode)),
+		side(new, d.Status != 'D' && isFile(d.NewMode)))
+}
+
+func side(t gitx.Text, present bool) symbols.Side {
+	switch {
+	case !present:
+		return symbols.Side{}
+	case t.Over:
+		return symbols.Side{Present: true, Problem: "is over 1 MiB"}
+	}
+	return symbols.Side{Present: true, Text: t.Data}
+}
+
+// finish waits for the comparisons, completes them, and decides what became
+// of every file's definitions. err is the diff's: the work stops either way.
+func (s *definitions) finish(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDiff, ignore []string, err error) ([]symbols.Verdict, error) {
+	close(s.jobs)
+	s.wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.readWhole(ctx, repo, diffs); err != nil {
+		return nil, err
+	}
+	if s.anyGone() {
+		if err := s.readDestinations(ctx, repo, diffs); err != nil {
+			return nil, err
+		}
+	}
+	files := make([]*symbols.File, len(diffs))
+	for i := range diffs {
+		if files[i] = s.files[i]; files[i] == nil {
+			files[i] = &symbols.File{Path: diffs[i].Path}
+		}
+	}
+	return symbols.Resolve(files, ignore), nil
+}
+
+// readWhole compares the files whose patch did not hold their texts whole (a
+// line longer than the patch scanner keeps), from their blobs.
+func (s *definitions) readWhole(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDiff) error {
+	var oids []string
+	for _, i := range s.whole {
+		oids = append(oids, diffs[i].OldOID, diffs[i].NewOID)
+	}
+	texts := make([]gitx.Text, len(oids))
+	err := repo.BlobTexts(ctx, present(oids), maxSource, collect(oids, texts))
+	if err != nil {
+		return err
+	}
+	for k, i := range s.whole {
+		s.files[i] = compare(&diffs[i], texts[2*k], texts[2*k+1])
+	}
+	return nil
+}
+
+// readDestinations reads the Python and Go files that had nothing before the
+// change (added, copied, or not source before): where definitions may have gone.
+func (s *definitions) readDestinations(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDiff) error {
+	var idx []int
+	var oids []string
+	for i := range diffs {
+		d := &diffs[i]
+		if s.files[i] == nil && !hadDefinitions(&d.RawEntry) && d.Status != 'D' && isFile(d.NewMode) && symbols.LanguageOf(d.Path) != symbols.None {
+			idx, oids = append(idx, i), append(oids, d.NewOID)
+		}
+	}
+	texts := make([]gitx.Text, len(oids))
+	if err := repo.BlobTexts(ctx, oids, maxSource, collect(oids, texts)); err != nil {
+		return err
+	}
+	for k, i := range idx {
+		s.files[i] = symbols.CompareFile(diffs[i].Path, symbols.LanguageOf(diffs[i].Path), symbols.Side{}, side(texts[k], true))
+	}
+	return nil
+}
+
+func (s *definitions) anyGone() bool {
+	for _, f := range s.files {
+		if len(f.Gone) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// present leaves out the null ids of the sides a file does not have.
+func present(oids []string) []string {
+	var out []string
+	for _, o := range oids {
+		if !gitx.IsNullOID(o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// collect stores each text read at the place of its id in oids, skipping null ids.
+func collect(oids []string, texts []gitx.Text) func(int, gitx.Text) error {
+	var at []int
+	for k, o := range oids {
+		if !gitx.IsNullOID(o) {
+			at = append(at, k)
+		}
+	}
+	return func(n int, t gitx.Text) error {
+		texts[at[n]] = t
+		return nil
+	}
+}
