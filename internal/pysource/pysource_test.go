@@ -147,3 +147,50 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// Outline is Parse without the code, read straight from the source text.
+func TestOutline(t *testing.T) {
+	for _, src := range []string{
+		"import os  # why\n\n\n@dec\nclass A(Base):\n    \"\"\"Doc\n    inside.\"\"\"\n    def f(self,\n          y):\n        return \\\n            y\n",
+		"def f():\r\n    pass\r\n",
+		"x = 1",
+		"",
+		"\n\n# only a comment\n",
+		"x = (1,\n",
+		"if x:\n        a\n    b\n",
+	} {
+		want, werr := Parse(strings.Split(src, "\n"))
+		got, gerr := Outline(src)
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Errorf("%q: error %v, want %v", src, gerr, werr)
+			continue
+		}
+		if len(got) != len(want) {
+			t.Errorf("%q: %d statements, want %d", src, len(got), len(want))
+			continue
+		}
+		for i := range want {
+			w := want[i]
+			w.Code = ""
+			if got[i] != w {
+				t.Errorf("%q: statement %d: %+v, want %+v", src, i, got[i], w)
+			}
+		}
+	}
+}
+
+func FuzzOutline(f *testing.F) {
+	f.Add("def f(x):\n    return (x,\n 1)  # c\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		want, werr := Parse(strings.Split(src, "\n"))
+		got, gerr := Outline(src)
+		if (werr == nil) != (gerr == nil) || len(got) != len(want) {
+			t.Fatalf("%q: %v %v, %d vs %d statements", src, gerr, werr, len(got), len(want))
+		}
+		for i := range want {
+			if w := want[i]; got[i].Start != w.Start || got[i].End != w.End || got[i].Kind != w.Kind || got[i].Name != w.Name || got[i].Indent != w.Indent {
+				t.Fatalf("%q: statement %d: %+v, want %+v", src, i, got[i], w)
+			}
+		}
+	})
+}
