@@ -95,6 +95,9 @@ func read(lang Language, s Side) (*Source, error) {
 
 // missing is what a defines that b does not, by kind and name, with bodies.
 func missing(a, b *Source) []Found {
+	if sameRefs(a.Defs, b.Defs) { // most changes: no map needed
+		return nil
+	}
 	has := map[Ref]bool{}
 	for _, d := range b.Defs {
 		has[d.Ref()] = true
@@ -102,10 +105,25 @@ func missing(a, b *Source) []Found {
 	var out []Found
 	for i, d := range a.Defs {
 		if !has[d.Ref()] {
-			out = append(out, Found{d, a.Body(i)})
+			body := a.Body(i)
+			// the names point into the source; they must not keep it alive
+			d.Name, d.Parent = strings.Clone(d.Name), strings.Clone(d.Parent)
+			out = append(out, Found{d, body})
 		}
 	}
 	return out
+}
+
+func sameRefs(a, b []Def) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Kind != b[i].Kind || a[i].Name != b[i].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // findRenames pairs what went with what came under another name with the very

@@ -51,7 +51,13 @@ func parseGo(src []byte) (*Source, error) {
 			}
 		}
 	}
-	return &Source{Defs: defs, body: func(d Def) Body { return goBody(src, spans[d.at]) }}, nil
+	return &Source{Defs: defs, goes: &goSource{src, spans}}, nil
+}
+
+// goSource is what the bodies of a Go file's definitions are read from.
+type goSource struct {
+	src   []byte
+	spans []goSpan
 }
 
 // receiverType is the type a method is declared on: T for T, *T, T[K] or (*T).

@@ -10,7 +10,8 @@ import (
 // (under if and try too) and inside classes; what a function defines inside
 // itself is the function's own business.
 func parsePython(src []byte) (*Source, error) {
-	stmts, err := pysource.Parse(strings.Split(string(src), "\n"))
+	text := string(src)
+	stmts, err := pysource.Outline(text)
 	if err != nil {
 		return nil, err
 	}
@@ -19,9 +20,16 @@ func parsePython(src []byte) (*Source, error) {
 		name   string // qualified
 		class  bool
 	}
-	var stack []scope
+	var room [8]scope
+	stack := room[:0]
 	inFunction := 0 // how many scopes on the stack are functions
-	var defs []Def
+	n := 0
+	for _, s := range stmts {
+		if s.Kind == "def" || s.Kind == "class" {
+			n++
+		}
+	}
+	defs := make([]Def, 0, n)
 	for i, s := range stmts {
 		for len(stack) > 0 && stack[len(stack)-1].indent >= s.Indent {
 			if !stack[len(stack)-1].class {
@@ -45,12 +53,23 @@ func parsePython(src []byte) (*Source, error) {
 			inFunction++
 		}
 	}
-	return &Source{Defs: defs, body: func(d Def) Body { return pythonBody(stmts, d) }}, nil
+	return &Source{Defs: defs, py: &pythonSource{text: text}}, nil
 }
 
-// pythonBody is the definition's statement without its name, then each
-// statement of its body: comments and line breaks inside brackets aside.
-func pythonBody(stmts []pysource.Stmt, d Def) Body {
+// pythonSource is what the bodies of a Python file's definitions are read
+// from: its statements with their code, read when a body is first needed.
+type pythonSource struct {
+	text  string
+	stmts []pysource.Stmt
+}
+
+// body is the definition's statement without its name, then each statement
+// of its body: comments and line breaks inside brackets aside.
+func (p *pythonSource) body(d Def) Body {
+	if p.stmts == nil {
+		p.stmts, _ = pysource.Statements(strings.Split(p.text, "\n")) // the same statements as the outline
+	}
+	stmts := p.stmts
 	head := stmts[d.at]
 	short := d.Name[strings.LastIndexByte(d.Name, '.')+1:]
 	b := Body{hashLine(blankName(head.Code, short))}

@@ -53,7 +53,8 @@ func (d Def) Ref() Ref { return Ref{Name: d.Name, Kind: d.Kind} }
 // Source is a parsed file: what it defines, and what their bodies are made of.
 type Source struct {
 	Defs []Def
-	body func(d Def) Body
+	py   *pythonSource
+	goes *goSource
 }
 
 // Parse reads the definitions of a Python or Go file; an error means it does
@@ -65,11 +66,19 @@ func Parse(lang Language, src []byte) (*Source, error) {
 	case Go:
 		return parseGo(src)
 	}
-	return &Source{body: func(Def) Body { return nil }}, nil
+	return &Source{}, nil
 }
 
 // Body is the body of the i-th definition.
-func (s *Source) Body(i int) Body { return s.body(s.Defs[i]) }
+func (s *Source) Body(i int) Body {
+	switch {
+	case s.py != nil:
+		return s.py.body(s.Defs[i])
+	case s.goes != nil:
+		return goBody(s.goes.src, s.goes.spans[s.Defs[i].at])
+	}
+	return nil
+}
 
 // Body is a definition's text as a sequence of line hashes: comments and
 // layout left out, its own name blanked, so that only what it does counts.
