@@ -76,6 +76,9 @@ func (p *pairing) visitor(texts *Texts) Visitor {
 				}
 			}
 			if wanted {
+				if l.Kind == LineHunk {
+					tp.size(s.OldLines)
+				}
 				tp.add(l)
 			}
 			return nil
@@ -143,6 +146,20 @@ func (t *textPair) add(l Line) {
 		return
 	}
 	t.last = l.Kind
+}
+
+// size makes room for about the lines of the old version (the new one is
+// most often as long) at a guess of 32 bytes a line, so that most files take
+// one allocation a side.
+func (t *textPair) size(lines int64) {
+	n := int(min(lines*32, int64(max(t.limit, 1<<20))))
+	grow := func(b []byte) []byte {
+		if n <= cap(b)-len(b) {
+			return b
+		}
+		return append(make([]byte, 0, len(b)+n), b...)
+	}
+	t.old, t.new = grow(t.old), grow(t.new)
 }
 
 // put appends a line, unless the text is over the limit already or with it.
