@@ -20,7 +20,9 @@ const maxSource = 1 << 20
 // and copied files, which can only be where definitions went, afterwards and
 // only when some definition went somewhere.
 type definitions struct {
-	jobs  chan job
+	jobs  chan []job // in batches: one a file would keep the scheduler busier than the parsing
+	batch []job
+	bytes int
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	files map[int]*symbols.File // by index in the listing
@@ -34,14 +36,16 @@ type job struct {
 }
 
 func startDefinitions() *definitions {
-	n := runtime.GOMAXPROCS(0)
-	s := &definitions{jobs: make(chan job, n), files: map[int]*symbols.File{}}
+	n := max(runtime.GOMAXPROCS(0)-1, 1) // git diff-tree, on the critical path, keeps a core
+	s := &definitions{jobs: make(chan []job, n), files: map[int]*symbols.File{}}
 	s.wg.Add(n)
 	for range n {
 		go func() {
 			defer s.wg.Done()
-			for j := range s.jobs {
-				s.put(j.i, compare(&j.d, j.old, j.new))
+			for batch := range s.jobs {
+				for _, j := range batch {
+					s.put(j.i, compare(&j.d, j.old, j.new))
+				}
 			}
 		}()
 	}
@@ -61,9 +65,25 @@ func (s *definitions) texts() *gitx.Texts {
 			s.whole = append(s.whole, i)
 			return nil
 		}
-		s.jobs <- job{i, *d, old, new}
+		s.batch = append(s.batch, job{i, *d, old, new})
+		if s.bytes += len(old.Data) + len(new.Data); len(s.batch) == batchFiles || s.bytes >= batchBytes {
+			s.send()
+		}
 		return nil
 	}}
+}
+
+// A batch is sent when it has batchFiles files or batchBytes of text.
+const (
+	batchFiles = 64
+	batchBytes = 1 << 20
+)
+
+func (s *definitions) send() {
+	if len(s.batch) > 0 {
+		s.jobs <- s.batch
+		s.batch, s.bytes = nil, 0
+	}
 }
 
 // hadDefinitions: a Python or Go file that existed before the change.
@@ -94,6 +114,7 @@ func side(t gitx.Text, present bool) symbols.Side {
 // finish waits for the comparisons, completes them, and decides what became
 // of every file's definitions. err is the diff's: the work stops either way.
 func (s *definitions) finish(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDiff, ignore []string, err error) ([]symbols.Verdict, error) {
+	s.send()
 	close(s.jobs)
 	s.wg.Wait()
 	if err != nil {
