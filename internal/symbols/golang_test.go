@@ -3,9 +3,7 @@ package symbols
 import "testing"
 
 func TestGoDefinitions(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	checkDefinitions(t, Go, []extraction{
 		{"functions and types", "package p\n\nfunc Load() error { return nil }\n\ntype Cache struct{ m map[string]int }\n\ntype (\n\tA int\n\tB = A\n)\n",
 			"func Load\ntype Cache\ntype A\ntype B"},
 		{"methods on pointer and value receivers", "package p\n\ntype C struct{}\n\nfunc (c *C) Get() int { return 1 }\n\nfunc (C) Put() {}\n\nfunc (c *(C)) Paren() {}\n",
@@ -18,32 +16,17 @@ func TestGoDefinitions(t *testing.T) {
 			"func init\nfunc init"},
 		{"what is local to a function is not listed", "package p\n\nfunc F() {\n\ttype local int\n\tvar x local\n\t_ = x\n}\n", "func F"},
 		{"a comment is not a definition", "package p\n\n/*\nfunc Hidden() {}\n*/\n\n// func Gone() {}\n", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s, err := Parse(Go, []byte(tt.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := defs(s); got != tt.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestGoThatDoesNotParse(t *testing.T) {
-	for _, src := range []string{
+	checkUnparsable(t, Go, []string{
 		"package p\n\nfunc F( {}\n",
 		"func F() {}\n",
 		"package p\n\nvar _ = []int{\nfunc F() {}\n}\n",
 		"package p\n\n/* never closed\nfunc F() {}\n",
 		"package p\n\nfunc F() {}\n\nimport \"fmt\"\n",
-	} {
-		if _, err := Parse(Go, []byte(src)); err == nil {
-			t.Errorf("%q parsed", src)
-		}
-	}
+	})
 }
 
 func TestGoBodies(t *testing.T) {
@@ -76,19 +59,7 @@ func (c *Cache) Get(k string) int { return c.m[k] }
 
 func (c *Cache) Fetch(k string) int { return c.m[k] }
 `
-	s, err := Parse(Go, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := func(name string) Body {
-		for i, d := range s.Defs {
-			if d.Name == name {
-				return s.Body(i)
-			}
-		}
-		t.Fatalf("no %s", name)
-		return nil
-	}
+	body := bodies(t, Go, src)
 	if !body("Load").Equal(body("Read")) {
 		t.Errorf("the same tokens under another name, comments and line breaks aside, are the same body:\n%v\n%v", body("Load"), body("Read"))
 	}

@@ -1,27 +1,9 @@
 package symbols
 
-import (
-	"strings"
-	"testing"
-)
-
-// defs renders what a file defines as "kind name" lines, for comparison.
-func defs(s *Source) string {
-	var out []string
-	for _, d := range s.Defs {
-		line := d.Kind + " " + d.Name
-		if d.Parent != "" {
-			line += " in " + d.Parent
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
-}
+import "testing"
 
 func TestPythonDefinitions(t *testing.T) {
-	tests := []struct {
-		name, src, want string
-	}{
+	checkDefinitions(t, Python, []extraction{
 		{"module level", "import os\n\ndef load(path):\n    return open(path)\n\nasync def fetch():\n    pass\n\nclass Cache:\n    pass\n",
 			"def load\ndef fetch\nclass Cache"},
 		{"decorators do not hide what they decorate", "@functools.cache\n@other(\n    1)\ndef f():\n    pass\n\n@dataclass\nclass C:\n    x: int\n",
@@ -39,32 +21,17 @@ func TestPythonDefinitions(t *testing.T) {
 		{"tabs indent", "class A:\n\tdef m(self):\n\t\tpass\n", "class A\ndef A.m in A"},
 		{"CRLF line ends", "def f():\r\n    pass\r\nclass C:\r\n    def m(self):\r\n        pass\r\n", "def f\nclass C\ndef C.m in C"},
 		{"empty file", "", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s, err := Parse(Python, []byte(tt.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := defs(s); got != tt.want {
-				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestPythonThatDoesNotParse(t *testing.T) {
-	for _, src := range []string{
+	checkUnparsable(t, Python, []string{
 		"def f(:\n    pass\n",
 		"s = '''never closed\ndef f():\n    pass\n",
 		"x = (1,\n",
 		"class A:\n        def m(self):\n            pass\n    def n(self):\n        pass\n",
 		"x = )\n",
-	} {
-		if _, err := Parse(Python, []byte(src)); err == nil {
-			t.Errorf("%q parsed", src)
-		}
-	}
+	})
 }
 
 func TestPythonBodies(t *testing.T) {
@@ -93,19 +60,7 @@ class Store:
     def get(self, k):
         return self.d[k]
 `
-	s, err := Parse(Python, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := func(name string) Body {
-		for i, d := range s.Defs {
-			if d.Name == name {
-				return s.Body(i)
-			}
-		}
-		t.Fatalf("no %s", name)
-		return nil
-	}
+	body := bodies(t, Python, src)
 	if !body("load_state").Equal(body("read_state")) {
 		t.Errorf("a body under another name, with other comments, is the same body")
 	}
