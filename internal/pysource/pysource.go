@@ -41,18 +41,43 @@ func IndentOf(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t")
 // Statements splits source lines into logical statements; blank lines and
 // comment-only lines belong to none. Unbalanced brackets or strings are errors.
 func Statements(lines []string) ([]Stmt, error) {
-	return scan(&cursor{lines: lines}, true, nil)
+	var out []Stmt
+	err := scan(&cursor{lines: lines}, true, func(s Stmt) error {
+		out = append(out, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Outline is Parse without the code, read from the source text itself: what
 // a reader of definitions needs, in a few allocations (the diff gate outlines
 // every Python file a change touches).
 func Outline(src string) ([]Stmt, error) {
-	stmts, err := scan(&cursor{text: src, fromText: true}, false, make([]Stmt, 0, strings.Count(src, "\n")/2+1))
+	stmts := make([]Stmt, 0, strings.Count(src, "\n")/2+1)
+	err := scan(&cursor{text: src, fromText: true}, false, func(s Stmt) error {
+		stmts = append(stmts, s)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
 	return stmts, checkIndent(stmts)
+}
+
+// Walk hands each statement of the outline to visit as it is read, and stops
+// at the first error: what Outline finds, without holding it.
+func Walk(src string, visit func(Stmt)) error {
+	var in indents
+	return scan(&cursor{text: src, fromText: true}, false, func(s Stmt) error {
+		if err := in.check(s); err != nil {
+			return err
+		}
+		visit(s)
+		return nil
+	})
 }
 
 // cursor walks lines: those of a slice, or those strings.Split(text, "\n")
@@ -83,9 +108,9 @@ func (c *cursor) next() (int, string, bool) {
 	return 0, "", false
 }
 
-// scan is Statements over any lines, appended to out; withCode says whether
-// to keep each statement's code.
-func scan(lines *cursor, withCode bool, out []Stmt) ([]Stmt, error) {
+// scan is Statements over any lines, handed to emit; withCode says whether to
+// keep each statement's code.
+func scan(lines *cursor, withCode bool, emit func(Stmt) error) error {
 	depth := 0
 	quote := "" // the open string's delimiter
 	var cur Stmt
@@ -138,24 +163,26 @@ func scan(lines *cursor, withCode bool, out []Stmt) ([]Stmt, error) {
 			}
 		}
 		if len(quote) == 1 { // a one-quote string cannot span lines
-			return nil, fmt.Errorf("line %d: a string is not closed", i+1)
+			return fmt.Errorf("line %d: a string is not closed", i+1)
 		}
 		if depth < 0 {
-			return nil, fmt.Errorf("line %d: a closing bracket without its opening one", i+1)
+			return fmt.Errorf("line %d: a closing bracket without its opening one", i+1)
 		}
 		if depth == 0 && quote == "" && !cont {
 			cur.End = i + 1
 			if withCode {
 				cur.Code = strings.Join(code, " ")
 			}
-			out = append(out, cur)
+			if err := emit(cur); err != nil {
+				return err
+			}
 			open = false
 		}
 	}
 	if open {
-		return nil, fmt.Errorf("line %d: the statement is not finished (an open bracket or string)", cur.Start+1)
+		return fmt.Errorf("line %d: the statement is not finished (an open bracket or string)", cur.Start+1)
 	}
-	return out, nil
+	return nil
 }
 
 // quoteAt is the delimiter of the string s starts: one quote, or three.
@@ -264,19 +291,32 @@ func Parse(lines []string) ([]Stmt, error) {
 
 // checkIndent finds a statement that dedents to no outer level.
 func checkIndent(stmts []Stmt) error {
-	levels := []int{0}
+	var in indents
 	for _, s := range stmts {
-		top := levels[len(levels)-1]
-		switch {
-		case s.Indent > top:
-			levels = append(levels, s.Indent)
-		case s.Indent < top:
-			for len(levels) > 1 && levels[len(levels)-1] > s.Indent {
-				levels = levels[:len(levels)-1]
-			}
-			if levels[len(levels)-1] != s.Indent {
-				return fmt.Errorf("line %d: the indentation matches no outer level", s.Start+1)
-			}
+		if err := in.check(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// indents are the open indentation levels, statement after statement.
+type indents struct{ levels []int }
+
+func (in *indents) check(s Stmt) error {
+	top := 0
+	if n := len(in.levels); n > 0 {
+		top = in.levels[n-1]
+	}
+	switch {
+	case s.Indent > top:
+		in.levels = append(in.levels, s.Indent)
+	case s.Indent < top:
+		for len(in.levels) > 0 && in.levels[len(in.levels)-1] > s.Indent {
+			in.levels = in.levels[:len(in.levels)-1]
+		}
+		if n := len(in.levels); s.Indent != 0 && (n == 0 || in.levels[n-1] != s.Indent) {
+			return fmt.Errorf("line %d: the indentation matches no outer level", s.Start+1)
 		}
 	}
 	return nil

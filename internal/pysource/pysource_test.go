@@ -165,6 +165,10 @@ func TestOutline(t *testing.T) {
 			t.Errorf("%q: error %v, want %v", src, gerr, werr)
 			continue
 		}
+		var walked []Stmt
+		if err := Walk(src, func(s Stmt) { walked = append(walked, s) }); (err == nil) != (gerr == nil) || err == nil && len(walked) != len(got) {
+			t.Errorf("%q: Walk saw %d statements (%v), Outline %d (%v)", src, len(walked), err, len(got), gerr)
+		}
 		if len(got) != len(want) {
 			t.Errorf("%q: %d statements, want %d", src, len(got), len(want))
 			continue
@@ -186,6 +190,10 @@ func FuzzOutline(f *testing.F) {
 		got, gerr := Outline(src)
 		if (werr == nil) != (gerr == nil) || len(got) != len(want) {
 			t.Fatalf("%q: %v %v, %d vs %d statements", src, gerr, werr, len(got), len(want))
+		}
+		n := 0
+		if err := Walk(src, func(Stmt) { n++ }); (err == nil) != (werr == nil) || err == nil && n != len(want) {
+			t.Fatalf("%q: Walk: %v after %d statements, want %v and %d", src, err, n, werr, len(want))
 		}
 		for i := range want {
 			if w := want[i]; got[i].Start != w.Start || got[i].End != w.End || got[i].Kind != w.Kind || got[i].Name != w.Name || got[i].Indent != w.Indent {
