@@ -98,7 +98,7 @@ func missing(a, b *Source) []Found {
 	if sameRefs(a.Defs, b.Defs) { // most changes: no map needed
 		return nil
 	}
-	has := map[Ref]bool{}
+	has := make(map[Ref]bool, len(b.Defs))
 	for _, d := range b.Defs {
 		has[d.Ref()] = true
 	}
