@@ -7,12 +7,19 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/symbols"
+	"golang.org/x/sync/semaphore"
 )
 
-// maxSource is the largest version of a file whose definitions are read. An
-// old version over it is not compared; a new one over it counts as unreadable.
-// It bounds the memory a review takes, whatever the change.
-const maxSource = 1 << 20
+// maxSource is the largest version of a file whose definitions are read: an
+// old version over it is not compared, a new one over it counts as
+// unreadable. Go's parser takes about 20 times a file's size in memory, so
+// Go's limit is lower. Together with parseBudget, the bytes being parsed at
+// once, it bounds the memory of a review whatever the change.
+const (
+	maxSource   = 1 << 20
+	maxGoSource = 512 << 10
+	parseBudget = 2 << 20
+)
 
 // definitions compares the definitions of a change's files in parallel while
 // its patch streams past: files that had definitions (modified, renamed,
@@ -20,13 +27,14 @@ const maxSource = 1 << 20
 // and copied files, which can only be where definitions went, afterwards and
 // only when some definition went somewhere.
 type definitions struct {
-	jobs  chan []job // in batches: one a file would keep the scheduler busier than the parsing
-	batch []job
-	bytes int
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	files map[int]*symbols.File // by index in the listing
-	whole []int                 // files the patch did not hold whole: read from their blobs
+	parsing *semaphore.Weighted // of parseBudget bytes
+	jobs    chan []job          // in batches: one a file would keep the scheduler busier than the parsing
+	batch   []job
+	bytes   int
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	files   map[int]*symbols.File // by index in the listing
+	whole   []int                 // files the patch did not hold whole: read from their blobs
 }
 
 type job struct {
@@ -37,14 +45,14 @@ type job struct {
 
 func startDefinitions() *definitions {
 	n := max(runtime.GOMAXPROCS(0)-1, 1) // git diff-tree, on the critical path, keeps a core
-	s := &definitions{jobs: make(chan []job, n), files: map[int]*symbols.File{}}
+	s := &definitions{parsing: semaphore.NewWeighted(parseBudget), jobs: make(chan []job, n), files: map[int]*symbols.File{}}
 	s.wg.Add(n)
 	for range n {
 		go func() {
 			defer s.wg.Done()
 			for batch := range s.jobs {
 				for _, j := range batch {
-					s.put(j.i, compare(&j.d, j.old, j.new))
+					s.put(j.i, s.compare(&j.d, j.old, j.new))
 				}
 			}
 		}()
@@ -76,7 +84,7 @@ func (s *definitions) texts() *gitx.Texts {
 // A batch is sent when it has batchFiles files or batchBytes of text.
 const (
 	batchFiles = 64
-	batchBytes = 1 << 20
+	batchBytes = 256 << 10
 )
 
 func (s *definitions) send() {
@@ -93,22 +101,34 @@ func hadDefinitions(e *gitx.RawEntry) bool {
 
 func isFile(mode uint32) bool { return mode == gitx.ModeRegular || mode == gitx.ModeExec }
 
-// compare reads a file's definitions before and after: in the language of its
-// old name, since a rename does not change what the text defines.
-func compare(d *gitx.FileDiff, old, new gitx.Text) *symbols.File {
-	return symbols.CompareFile(d.Path, symbols.LanguageOf(d.OldPath),
-		side(old, d.Status != 'A' && d.Status != 'C' && isFile(d.OldMode)),
-		side(new, d.Status != 'D' && isFile(d.NewMode)))
+// compare reads a file's definitions before and after, within the parse
+// budget: in the language of its old name, since a rename does not change
+// what the text defines.
+func (s *definitions) compare(d *gitx.FileDiff, old, new gitx.Text) *symbols.File {
+	n := min(int64(len(old.Data)+len(new.Data)), parseBudget)
+	s.parsing.Acquire(context.Background(), n) // cannot fail: no deadline, never more than the budget
+	defer s.parsing.Release(n)
+	lang := symbols.LanguageOf(d.OldPath)
+	return symbols.CompareFile(d.Path, lang,
+		side(old, lang, d.Status != 'A' && d.Status != 'C' && isFile(d.OldMode)),
+		side(new, lang, d.Status != 'D' && isFile(d.NewMode)))
 }
 
-func side(t gitx.Text, present bool) symbols.Side {
+func side(t gitx.Text, lang symbols.Language, present bool) symbols.Side {
 	switch {
 	case !present:
 		return symbols.Side{}
-	case t.Over:
-		return symbols.Side{Present: true, Problem: "is over 1 MiB"}
+	case t.Over || lang == symbols.Go && len(t.Data) > maxGoSource:
+		return symbols.Side{Present: true, Problem: "is over " + size(lang)}
 	}
 	return symbols.Side{Present: true, Text: t.Data}
+}
+
+func size(lang symbols.Language) string {
+	if lang == symbols.Go {
+		return "512 KiB"
+	}
+	return "1 MiB"
 }
 
 // finish waits for the comparisons, completes them, and decides what became
@@ -150,7 +170,7 @@ func (s *definitions) readWhole(ctx context.Context, repo *gitx.Repo, diffs []gi
 		return err
 	}
 	for k, i := range s.whole {
-		s.files[i] = compare(&diffs[i], texts[2*k], texts[2*k+1])
+		s.files[i] = s.compare(&diffs[i], texts[2*k], texts[2*k+1])
 	}
 	return nil
 }
@@ -171,7 +191,8 @@ func (s *definitions) readDestinations(ctx context.Context, repo *gitx.Repo, dif
 		return err
 	}
 	for k, i := range idx {
-		s.files[i] = symbols.CompareFile(diffs[i].Path, symbols.LanguageOf(diffs[i].Path), symbols.Side{}, side(texts[k], true))
+		lang := symbols.LanguageOf(diffs[i].Path)
+		s.files[i] = symbols.CompareFile(diffs[i].Path, lang, symbols.Side{}, side(texts[k], lang, true))
 	}
 	return nil
 }
