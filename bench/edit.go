@@ -8,7 +8,8 @@ import (
 )
 
 // benchPatch: git tdd patch with 100 blocks into a 20,000-line file (goal
-// < 50 ms), next to the start of git tdd itself (--version) as the floor. The
+// < 50 ms), next to the start of git tdd itself (--version) as the floor;
+// then the same change as 100 hunks of a unified diff. The
 // file is reset before each run, untimed, so that every run applies all 100.
 // The blocks rewrite 300 lines, more than [write] approval_lines: a human would
 // approve them on the terminal; the unattended --force path is timed, with the
@@ -72,6 +73,42 @@ func benchPatch(r *runner) error {
 	fmt.Printf("patch    100 blocks into 20,000 lines: %v (goal < 50ms), git tdd --version %v %s\n",
 		round(p), round(medianOf(floor)), verdict(p < 50*time.Millisecond))
 	fmt.Printf("patch    the same into a 20,000-line .py, with Python's own syntax check: %v\n", round(medianOf(py)))
+	return benchPatchDiff(r, dir)
+}
+
+// benchPatchDiff: the same change as git diff prints it, 100 hunks of a
+// unified diff, into the same 20,000-line file (goal < 50 ms): each hunk is
+// matched by its content, as a block is.
+func benchPatchDiff(r *runner, dir string) error {
+	d, err := r.sh(dir, nil, "git", "diff", "--", "big.txt")
+	if err != nil {
+		return err
+	}
+	if n := strings.Count(string(d), "\n@@ "); n != 100 {
+		return fmt.Errorf("the diff has %d hunks, not 100", n)
+	}
+	if err := writeTree(dir, map[string]string{"hunks.diff": string(d)}); err != nil {
+		return err
+	}
+	var times []time.Duration
+	for i := -1; i < r.runs; i++ {
+		if _, err := r.sh(dir, nil, "git", "checkout", "-q", "--", "big.txt"); err != nil {
+			return err
+		}
+		t, err := r.time(dir, "git", "tdd", "patch", "--force", "--from", "hunks.diff")
+		if err != nil {
+			return err
+		}
+		if i >= 0 {
+			times = append(times, t)
+		}
+	}
+	out, err := r.sh(dir, nil, "git", "diff", "--numstat", "--", "big.txt")
+	if err != nil || !strings.HasPrefix(string(out), "300\t300\t") {
+		return fmt.Errorf("the diff did not change its 300 lines: %q %v", out, err)
+	}
+	p := medianOf(times)
+	fmt.Printf("patch    100 hunks of a unified diff into 20,000 lines: %v (goal < 50ms) %s\n", round(p), verdict(p < 50*time.Millisecond))
 	return nil
 }
 

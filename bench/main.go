@@ -31,6 +31,7 @@ var benches = []bench{
 	{"tdd", benchTDD},
 	{"patch", benchPatch},
 	{"context", benchContext},
+	{"gogit", benchGoGit},
 }
 
 type runner struct {

@@ -1,7 +1,8 @@
 // Package apply puts what an agent wrote into a worktree's files the safe way:
 // the approval rule and strategies of git tdd write (seed 001), and the
-// all-or-nothing FIND/REPLACE blocks of git tdd patch (seed 003). Every path goes
-// through the gate, every write is atomic, and every attempt is audited.
+// all-or-nothing edits of git tdd patch (seed 003: FIND/REPLACE blocks, diffs,
+// Codex patches). Every path goes through the gate, every write is atomic, and
+// every attempt is audited.
 package apply
 
 import (

@@ -546,3 +546,159 @@ func TestPatchMissingFileAudited(t *testing.T) {
 		t.Fatalf("%+v", a)
 	}
 }
+
+const codexThree = "*** Begin Patch\n*** Add File: pkg/new.py\n+def new():\n+    return 1\n" +
+	"*** Update File: a.py\n@@ def a():\n-    return 1\n+    return 2\n" +
+	"*** Delete File: old.txt\n*** End Patch\n"
+
+// A Codex patch that adds, updates and deletes files: the delete needs a
+// human like a replacement, so unattended it writes nothing anywhere; with
+// --force it all happens, audited file by file.
+func TestPatchCodexAddsUpdatesDeletes(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.py", "def a():\n    return 1\n")
+	f.write("old.txt", "bye\n")
+	err := f.env.Patch(PatchOptions{Input: []byte(codexThree), Auto: true})
+	var ee *exitcode.Error
+	if !errors.As(err, &ee) || ee.Code != exitcode.HumanRequired || !strings.Contains(strings.Join(ee.Detail, "\n"), "deletes old.txt") {
+		t.Fatalf("%v %q", err, ee.Detail)
+	}
+	if f.read("a.py") != "def a():\n    return 1\n" || f.read("old.txt") != "bye\n" {
+		t.Fatal("written without a human")
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "pkg/new.py")); err == nil {
+		t.Fatal("created without a human")
+	}
+	f.out.Reset()
+	if err := f.env.Patch(PatchOptions{Input: []byte(codexThree), Auto: true, Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if f.read("a.py") != "def a():\n    return 2\n" || f.read("pkg/new.py") != "def new():\n    return 1\n" {
+		t.Fatal("not applied")
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "old.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("old.txt is still there")
+	}
+	out := f.out.String()
+	for _, want := range []string{"block 1: creates pkg/new.py", "block 2 (@@ def a():): applied to a.py at line 2 (exact match)", "block 3: deletes old.txt", "deleted old.txt (1 line)", "wrote pkg/new.py (new, 2 lines)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	a := f.audit()
+	last := a[len(a)-1]
+	if last.Path != "old.txt" || last.Outcome != "deleted" || last.ApprovedBy != "force" || last.Before.Lines != 1 || last.After != nil {
+		t.Fatalf("audit %+v", a)
+	}
+	// again: every block is already applied, nothing is written or asked
+	f.out.Reset()
+	if err := f.env.Patch(PatchOptions{Input: []byte(codexThree), Auto: true}); err != nil || !strings.Contains(f.out.String(), "already applied") {
+		t.Fatalf("%v\n%s", err, f.out.String())
+	}
+}
+
+// --json names each block's format and the input's formats; a diff's
+// hunks apply by content whatever their @@ numbers say.
+func TestPatchUnifiedDiffJSON(t *testing.T) {
+	f := newFixture(t)
+	f.write("m.py", "import os\n\n\ndef a():\n    return 1\n")
+	in := "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -40,2 +40,2 @@\n def a():\n-    return 1\n+    return 2\n"
+	if err := f.env.Patch(PatchOptions{Input: []byte(in), JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var rep PatchReport
+	if err := json.Unmarshal(f.out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK || fmt.Sprint(rep.Formats) != "[unified-diff]" || rep.Blocks[0].Format != "unified-diff" || rep.Blocks[0].Start != 4 || rep.Blocks[0].Tier != "exact" {
+		t.Fatalf("%+v", rep)
+	}
+	if f.read("m.py") != "import os\n\n\ndef a():\n    return 2\n" {
+		t.Fatal("not applied")
+	}
+}
+
+// --format forces one format: another format's blocks are then not read.
+func TestPatchFormatForced(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.py", "a = 1\n")
+	err := f.env.Patch(PatchOptions{Path: "a.py", Format: "unified-diff", Input: []byte("<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n"), JSON: true})
+	var rep PatchReport
+	json.Unmarshal(f.out.Bytes(), &rep)
+	if code(err) != exitcode.Refused || rep.ErrorCode != Malformed || !strings.Contains(rep.Error, "unified diff") {
+		t.Fatalf("%v %+v", err, rep)
+	}
+	f.out.Reset()
+	if err := f.env.Patch(PatchOptions{Path: "a.py", Format: "aider", Input: []byte("<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n")}); err != nil || f.read("a.py") != "a = 2\n" {
+		t.Fatalf("%v %q", err, f.read("a.py"))
+	}
+}
+
+// An added file over an existing one follows write's rule: up to
+// approval_lines lines it is replaced at once, a longer one needs a human.
+func TestPatchAddOverExisting(t *testing.T) {
+	f := newFixture(t)
+	f.write("small.txt", lines(100))
+	f.write("big.txt", lines(101))
+	add := func(p string) string { return "*** Begin Patch\n*** Add File: " + p + "\n+x\n*** End Patch\n" }
+	if err := f.env.Patch(PatchOptions{Input: []byte(add("small.txt")), Auto: true}); err != nil || f.read("small.txt") != "x\n" {
+		t.Fatalf("%v", err)
+	}
+	err := f.env.Patch(PatchOptions{Input: []byte(add("big.txt")), Auto: true})
+	if code(err) != exitcode.HumanRequired || f.read("big.txt") != lines(101) {
+		t.Fatalf("%v", err)
+	}
+}
+
+// Added and deleted files go through the path gate: exit 2, nothing touched.
+func TestPatchAddDeletePathGate(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.py", "a = 1\n")
+	for _, in := range []string{
+		"*** Begin Patch\n*** Delete File: ../outside.txt\n*** End Patch\n",
+		"*** Begin Patch\n*** Add File: .git/hooks/pre-commit\n+#!/bin/sh\n*** End Patch\n",
+		"--- a/.git/config\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n",
+	} {
+		if err := f.env.Patch(PatchOptions{Input: []byte(in), Force: true}); code(err) != exitcode.Usage {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, ".git/hooks/pre-commit")); err == nil {
+		t.Fatal("wrote into .git")
+	}
+}
+
+// A delete is done last: when a write before it fails, the file is still there.
+func TestPatchDeleteRollsBack(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.py", "a = 1\n")
+	f.write("old.txt", "bye\n")
+	failWritesOf(t, "a.py")
+	in := "*** Begin Patch\n*** Delete File: old.txt\n*** Update File: a.py\n@@\n-a = 1\n+a = 2\n*** End Patch\n"
+	if err := f.env.Patch(PatchOptions{Input: []byte(in), Force: true}); err == nil {
+		t.Fatal("no error")
+	}
+	if f.read("old.txt") != "bye\n" || f.read("a.py") != "a = 1\n" {
+		t.Fatal("not all or nothing")
+	}
+}
+
+// A delete of a file that is already gone is applied already: nothing is
+// written, and the report says neither created nor deleted.
+func TestPatchDeleteOfAFileGone(t *testing.T) {
+	f := newFixture(t)
+	if err := f.env.Patch(PatchOptions{Input: []byte("*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n"), JSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var rep PatchReport
+	if err := json.Unmarshal(f.out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	fr := rep.Files[0]
+	if !rep.OK || fr.Created || fr.Deleted || fr.Written || fr.After != nil || rep.Blocks[0].Code != "already-applied" {
+		t.Fatalf("%+v %+v", rep, fr)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "gone.txt")); err == nil {
+		t.Fatal("created")
+	}
+}

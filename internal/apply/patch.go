@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/edit"
@@ -19,6 +20,7 @@ import (
 // PatchOptions are git tdd patch's arguments.
 type PatchOptions struct {
 	Path   string // the file for blocks that name none
+	Format string // one of edit.Formats, or "" (or "auto") for any
 	Input  []byte
 	DryRun bool
 	JSON   bool
@@ -28,14 +30,16 @@ type PatchOptions struct {
 
 // PatchReport is patch --json's output.
 type PatchReport struct {
-	OK     bool           `json:"ok"`
-	DryRun bool           `json:"dry_run"`
-	Files  []FileReport   `json:"files"`
-	Blocks []edit.Outcome `json:"blocks"`
-	Error  string         `json:"error,omitempty"`
-	// ErrorCode says why nothing was written: malformed, truncated (the input
-	// ends inside a block), not-applied (see the blocks), path, write-failed,
-	// does-not-parse (a .py or .go result), needs-approval.
+	OK      bool           `json:"ok"`
+	DryRun  bool           `json:"dry_run"`
+	Formats []string       `json:"formats"` // the input's formats, in the order they come
+	Files   []FileReport   `json:"files"`
+	Blocks  []edit.Outcome `json:"blocks"`
+	Error   string         `json:"error,omitempty"`
+	// ErrorCode says why nothing was written: malformed (the input, or a
+	// block's ... lines), truncated (the input ends inside a block),
+	// not-applied (see the blocks), path, write-failed, does-not-parse (a .py
+	// or .go result), needs-approval.
 	ErrorCode string `json:"error_code,omitempty"`
 }
 
@@ -54,6 +58,7 @@ const (
 type FileReport struct {
 	Path    string `json:"path"`
 	Created bool   `json:"created"`
+	Deleted bool   `json:"deleted"`
 	Written bool   `json:"written"`
 	// NeedsApproval: a human approved it, or (--dry-run) would have to.
 	NeedsApproval bool           `json:"needs_approval"`
@@ -68,14 +73,16 @@ type patchFile struct {
 	info    fs.FileInfo // as read, to tell an edit made meanwhile
 	blocks  []edit.Block
 	result  []byte
+	gone    bool // after the blocks there is no file
+	removed bool // the blocks delete the file
 	changed bool
 }
 
 // Patch applies edit blocks in order, each against the result of the ones
 // before. All or nothing: if any block fails, no file is written.
 func (e *Env) Patch(o PatchOptions) error {
-	rep := &PatchReport{DryRun: o.DryRun, Files: []FileReport{}, Blocks: []edit.Outcome{}}
-	blocks, err := edit.ParseBlocks(string(o.Input))
+	rep := &PatchReport{DryRun: o.DryRun, Formats: []string{}, Files: []FileReport{}, Blocks: []edit.Outcome{}}
+	blocks, err := edit.ParseBlocksAs(string(o.Input), strings.TrimPrefix(o.Format, "auto"))
 	if err != nil {
 		e.audit(state.AuditEntry{Path: state.CleanPath(o.Path), Strategy: "patch", Outcome: "refused", Detail: err.Error()})
 		return e.patchFailed(o, rep, e.parseFailure(rep, err))
@@ -90,17 +97,17 @@ func (e *Env) Patch(o PatchOptions) error {
 		rep.ErrorCode = BadPath
 		return e.patchFailed(o, rep, err)
 	}
-	failed := 0
+	rep.Formats = formatsOf(blocks)
+	failed, malformed := 0, false
 	for _, f := range files {
-		res, outcomes := edit.ApplyAll(edit.Parse(f.old), f.rel, f.blocks)
+		outcomes := f.apply()
 		rep.Blocks = append(rep.Blocks, outcomes...)
 		for _, oc := range outcomes {
 			if oc.Failed() {
 				failed++
+				malformed = malformed || oc.Code == edit.Malformed
 			}
 		}
-		f.result = res.Bytes()
-		f.changed = string(f.result) != string(f.old) || !f.exists
 	}
 	if failed > 0 {
 		for _, f := range files {
@@ -108,6 +115,9 @@ func (e *Env) Patch(o PatchOptions) error {
 				Detail: fmt.Sprintf("%d of %d blocks did not apply", failed, len(blocks))})
 		}
 		rep.ErrorCode = NotApplied
+		if malformed {
+			rep.ErrorCode = Malformed
+		}
 		return e.patchFailed(o, rep, exitcode.New(exitcode.Refused, "%d of %d blocks did not apply; nothing was written", failed, len(blocks)))
 	}
 	// the syntax check (Python's own parser: the slow part on a large file)
@@ -149,11 +159,14 @@ func (e *Env) Patch(o PatchOptions) error {
 		}
 	}
 	for _, f := range files {
-		fr := FileReport{Path: f.rel, Created: !f.exists, Written: f.changed && !o.DryRun, NeedsApproval: gatedFile[f],
-			Before: describe(f.old, f.exists), After: content(f.result, gitx.CountLines(f.result))}
+		fr := FileReport{Path: f.rel, Created: !f.exists && !f.gone, Deleted: f.removed, Written: f.changed && !o.DryRun, NeedsApproval: gatedFile[f],
+			Before: describe(f.old, f.exists), After: describe(f.result, !f.gone)}
 		if fr.Written {
 			entry := state.AuditEntry{Path: f.rel, Before: fr.Before, After: fr.After, Strategy: "patch", Outcome: "written",
 				Detail: fmt.Sprintf("%d blocks", len(f.blocks))}
+			if f.removed {
+				entry.Outcome = "deleted"
+			}
 			if gatedFile[f] {
 				entry.ApprovedBy = approvedBy
 			}
@@ -171,6 +184,12 @@ func (e *Env) Patch(o PatchOptions) error {
 		switch {
 		case !f.Written && !o.DryRun:
 			fmt.Fprintf(e.Out, "%s is unchanged: every block was applied already\n", term.Path(f.Path))
+		case f.Deleted:
+			verb, after := "deleted", ""
+			if o.DryRun {
+				verb, after = "would delete", ", after a human approves it"
+			}
+			fmt.Fprintf(e.Out, "%s %s (%s)%s\n", verb, term.Path(f.Path), term.Count(f.Before.Lines, "line", "lines"), after)
 		case f.Created:
 			fmt.Fprintf(e.Out, "%s %s (new, %s)\n", verb, term.Path(f.Path), term.Count(f.After.Lines, "line", "lines"))
 		case f.NeedsApproval && o.DryRun:
@@ -182,16 +201,50 @@ func (e *Env) Patch(o PatchOptions) error {
 	return nil
 }
 
+// apply applies the file's blocks to its content as read, and says whether
+// the result differs.
+func (f *patchFile) apply() []edit.Outcome {
+	var t *edit.Text
+	if f.exists {
+		t = edit.Parse(f.old)
+	}
+	res, outcomes := edit.ApplyAll(t, f.rel, f.blocks)
+	f.result, f.gone = nil, res == nil
+	f.removed = f.gone && f.exists
+	if !f.gone {
+		f.result = res.Bytes()
+	}
+	f.changed = f.removed || !f.gone && (!f.exists || string(f.result) != string(f.old))
+	return outcomes
+}
+
+// formatsOf lists the blocks' formats, each once, in order.
+func formatsOf(blocks []edit.Block) []string {
+	out := []string{}
+	for _, b := range blocks {
+		if !slices.Contains(out, b.Format) {
+			out = append(out, b.Format)
+		}
+	}
+	return out
+}
+
 // writeAll writes every changed file atomically; if one write fails, the files
 // written before it are put back (or removed, if this patch created them), so
 // a patch across files is all or nothing on disk too.
 func (e *Env) writeAll(tree files, files []*patchFile) error {
+	// deletions last: until then, a failure has only written files to put back
+	files = slices.Clone(files)
+	slices.SortStableFunc(files, func(a, b *patchFile) int { return cmpBool(a.removed, b.removed) })
 	for i, f := range files {
 		if !f.changed {
 			continue
 		}
 		err := unchanged(tree, f)
-		if err == nil {
+		switch {
+		case err == nil && f.removed:
+			err = tree.Remove(f.rel)
+		case err == nil:
 			err = tree.Write(f.rel, f.result)
 		}
 		if err == nil {
@@ -227,11 +280,23 @@ func unchanged(tree files, f *patchFile) error {
 	return nil
 }
 
+// undo puts a file back as it was read (a deleted one comes back with the
+// default mode: the one thing a failure after a deletion can change).
 func undo(tree files, f *patchFile) error {
 	if !f.exists {
 		return tree.Remove(f.rel)
 	}
 	return tree.Write(f.rel, f.old)
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 func describe(b []byte, exists bool) *state.Content {
@@ -276,7 +341,7 @@ func (e *Env) patchFiles(tree files, o PatchOptions, blocks []edit.Block) ([]*pa
 			byName[rel] = f
 			order = append(order, f)
 		}
-		if !f.exists && len(f.blocks) == 0 && len(b.Find) > 0 {
+		if !f.exists && len(f.blocks) == 0 && b.Action == edit.EditFile && len(b.Find) > 0 {
 			e.audit(state.AuditEntry{Path: rel, Strategy: "patch", Outcome: "refused", Detail: "the file does not exist"})
 			return nil, exitcode.New(exitcode.Refused, "block %d: %s does not exist (an empty FIND creates a file)", b.Index, term.Path(rel))
 		}
@@ -333,14 +398,28 @@ func (e *Env) printBlocks(outs []edit.Outcome, blocks []edit.Block) {
 		}
 		file := term.Path(oc.File)
 		switch {
+		case oc.Code == edit.AlreadyApplied && oc.Start == 0:
+			fmt.Fprintf(e.Out, "%s: already applied in %s\n", name, file)
 		case oc.Code == edit.AlreadyApplied:
 			fmt.Fprintf(e.Out, "%s: already applied in %s (%s)\n", name, file, span(oc.Start, oc.End))
-		case len(b.Find) == 0:
+		case b.Action == edit.DeleteFile:
+			fmt.Fprintf(e.Out, "%s: deletes %s\n", name, file)
+		case b.Action == edit.AddFile && strings.HasPrefix(oc.Message, "replaced"):
+			fmt.Fprintf(e.Out, "%s: replaces all of %s\n", name, file)
+		case b.Action == edit.AddFile || len(b.Find) == 0 && oc.Message == "created the file":
 			fmt.Fprintf(e.Out, "%s: creates %s\n", name, file)
+		case len(b.Find) == 0:
+			fmt.Fprintf(e.Out, "%s: inserted into %s at %s\n", name, file, span(oc.Start, oc.End))
+		case len(oc.Pieces) > 0:
+			var at []string
+			for _, p := range oc.Pieces {
+				at = append(at, strings.TrimPrefix(strings.TrimPrefix(span(p.Start, p.End), "lines "), "line "))
+			}
+			fmt.Fprintf(e.Out, "%s: applied in %d pieces to %s at lines %s (%s match)\n", name, len(oc.Pieces), file, strings.Join(at, ", "), oc.Tier)
 		case oc.End < oc.Start:
 			fmt.Fprintf(e.Out, "%s: deleted from %s before line %d (%s match)\n", name, file, oc.Start, oc.Tier)
 		default:
-			fmt.Fprintf(e.Out, "%s: applied to %s at %s (%s match)\n", name, file, span(oc.Start, oc.End), oc.Tier)
+			fmt.Fprintf(e.Out, "%s: applied to %s at %s (%s match%s)\n", name, file, span(oc.Start, oc.End), oc.Tier, edit.TieNote(oc.Tie))
 		}
 	}
 }

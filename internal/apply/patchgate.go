@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/edit"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/srccheck"
@@ -25,8 +26,10 @@ type gated struct {
 
 // gate finds the files a patch may not change without a human, as write's
 // rule does: an existing file from which it deletes more than [write]
-// approval_lines lines, or whose result the diff gate would call a replacement.
-// The diff is made only where the blocks could cross either line.
+// approval_lines lines, or whose result the diff gate would call a replacement;
+// a file it deletes (which the diff gate always flags); a file it adds over an
+// existing one of more than approval_lines lines (write's own rule). The diff
+// is made only where the blocks could cross a line.
 func (e *Env) gate(files []*patchFile) ([]gated, error) {
 	rules := analysis.Rules{ChangeRatioThreshold: e.Cfg.Diffgate.ChangeRatioThreshold, ReplacementRatio: e.Cfg.Diffgate.ReplacementRatio}
 	var out []gated
@@ -35,6 +38,22 @@ func (e *Env) gate(files []*patchFile) ([]gated, error) {
 			continue
 		}
 		before, after := gitx.CountLines(f.old), gitx.CountLines(f.result)
+		whole := f.removed || slices.ContainsFunc(f.blocks, func(b edit.Block) bool { return b.Action == edit.AddFile })
+		if whole {
+			if !f.removed && before <= int64(e.Cfg.Write.ApprovalLines) {
+				continue
+			}
+			d, err := e.Repo.DiffTexts(e.Ctx, f.rel, f.old, f.result)
+			if err != nil {
+				return nil, err
+			}
+			why := fmt.Sprintf("the patch replaces all of %s (%d → %d lines)", term.Path(f.rel), before, after)
+			if f.removed {
+				why = fmt.Sprintf("the patch deletes %s (%s)", term.Path(f.rel), term.Count(before, "line", "lines"))
+			}
+			out = append(out, gated{f, d, why})
+			continue
+		}
 		found := 0
 		for _, b := range f.blocks {
 			found += len(b.Find)
@@ -76,6 +95,9 @@ func (e *Env) approve(o PatchOptions, gates []gated) (string, error) {
 		hint := "a human can run the same patch in a terminal"
 		if saved, serr := e.savePending(o.Input); serr == nil {
 			hint = fmt.Sprintf("the patch is saved; a human can run, in a terminal:\n  git -C %s tdd patch --from %s", term.ShellQuote(e.Repo.Top), term.ShellQuote(saved))
+			if o.Format != "" && o.Format != "auto" {
+				hint += " --format " + o.Format
+			}
 			if o.Path != "" {
 				hint += " -- " + term.ShellQuote(o.Path)
 			}
@@ -113,7 +135,7 @@ func (e *Env) unparsable(files []*patchFile) []string {
 	var noPython sync.Once
 	var g errgroup.Group
 	for i, f := range files {
-		if !f.changed || !srccheck.Checked(f.rel) {
+		if !f.changed || f.removed || !srccheck.Checked(f.rel) {
 			continue
 		}
 		g.Go(func() error {

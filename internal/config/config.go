@@ -41,6 +41,9 @@ type Test struct {
 	// Freeze are more globs frozen at red, besides test_paths and the test
 	// configuration (DESIGN §5).
 	Freeze []string `toml:"freeze"`
+	// RedScope is what red runs: "changed" (the test files this branch added
+	// or changed) or "all".
+	RedScope string `toml:"red_scope"`
 	// Env is what a sealed test run adds to the caller's environment after the
 	// injection variables are removed; only this committed table can set them.
 	Env map[string]string `toml:"env"`
@@ -162,7 +165,7 @@ func Default() *Config {
 	return &Config{
 		Test: Test{
 			Command: []string{"pytest", "-v", "--tb=short"}, Runner: "pytest",
-			Timeout: Duration{300 * time.Second}, MaxRetries: 3,
+			Timeout: Duration{300 * time.Second}, MaxRetries: 3, RedScope: "changed",
 			TestPaths: []string{"tests/**", "**/test_*.py", "**/*_test.py", "**/*_test.go"},
 		},
 		Worktree: Worktree{Dir: "../{repo}-issue-{issue}", Branch: "feat/issue-{issue}"},
@@ -285,6 +288,8 @@ func (c *Config) validate() *invalid {
 		return bad("test.command", "must name a program")
 	case !oneOf(c.Test.Runner, "pytest", "go", "generic"):
 		return bad("test.runner", "must be \"pytest\", \"go\" or \"generic\", not %q", c.Test.Runner)
+	case !oneOf(c.Test.RedScope, "changed", "all"):
+		return bad("test.red_scope", "must be \"changed\" or \"all\", not %q", c.Test.RedScope)
 	case c.Test.Timeout.Duration <= 0:
 		return bad("test.timeout", "must be positive")
 	case c.Test.MaxRetries < 1:

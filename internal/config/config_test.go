@@ -53,6 +53,7 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 		{"wrong type", "[diffgate]\nchange_ratio_threshold = \"high\"\n", "diffgate.change_ratio_threshold: incompatible types", 2},
 		{"bad duration", "[test]\ntimeout = \"soon\"\n", "invalid duration", 2},
 		{"bad runner", "\n[test]\nrunner = \"nose\"\n", "test.runner", 3},
+		{"bad red scope", "[test]\nred_scope = \"some\"\n", "test.red_scope", 2},
 		{"empty command", "[test]\ncommand = []\n", "test.command", 2},
 		{"zero threshold", "[diffgate]\nchange_ratio_threshold = 0.0\n", "must be positive", 2},
 		{"bad agent mode", "[agent]\nmode = \"yolo\"\n", "agent.mode", 2},

@@ -10,6 +10,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/hooks"
 	"github.com/git-tdd/git-tdd/internal/review"
 	"github.com/git-tdd/git-tdd/internal/state"
 )
@@ -42,11 +43,11 @@ func runHook(env *cmdline.Env, args []string) error {
 	switch c.Name {
 	case "pre-commit", "pre-merge-commit":
 		return hookGate(env, repo, c.Name)
-	case "prepare-commit-msg":
+	case "prepare-commit-msg", hooks.Gating:
 		if len(c.Args) == 0 {
 			return exitcode.New(exitcode.Usage, "prepare-commit-msg: no message file")
 		}
-		return hookTrailer(env, repo, c.Args[0])
+		return hookTrailer(env, repo, c.Args[0], c.Name == hooks.Gating)
 	case "post-commit", "post-merge":
 		return hookConsume(env, repo)
 	case "reference-transaction":
@@ -96,11 +97,33 @@ func hookGate(env *cmdline.Env, repo *gitx.Repo, name string) error {
 	if st.FindApproval(t.Tree, t.BaseCommit) != nil {
 		return nil
 	}
+	return gateStaged(env, repo, t, name)
+}
+
+// gateStaged runs the review of the staged change inline on the terminal.
+func gateStaged(env *cmdline.Env, repo *gitx.Repo, t review.Target, name string) error {
 	cfg, err := env.GateConfig(repo, "HEAD")
 	if err != nil {
 		return err
 	}
 	return gate(env, repo, t, cfg, name, env.Getenv("GIT_TDD_AUTO") == "1", "")
+}
+
+// reloadState reads the state again, with the approval a review just recorded.
+func reloadState(env *cmdline.Env, repo *gitx.Repo) (*state.State, error) {
+	_, st, err := env.State(repo)
+	return st, err
+}
+
+// sequencing reports whether a rebase, cherry-pick or revert is making the
+// commit: it goes onto a detached HEAD or a branch whose move is judged, and a
+// rebase would otherwise ask for every commit it replays.
+func sequencing(repo *gitx.Repo) bool {
+	switch repo.InProgress() {
+	case "rebase", "rebase or am", "cherry-pick", "revert":
+		return true
+	}
+	return false
 }
 
 // trailerTree finds the tree a Diffgate-Approved trailer line names.
@@ -109,7 +132,11 @@ var trailerTree = regexp.MustCompile(`(?m)^` + TrailerKey + `:[^\n]*\btree=([0-9
 // hookTrailer adds the approval trailer to the commit message: for -m, templates,
 // --amend and merges alike, never twice. A trailer that names another tree (from
 // an amended, rebased or cherry-picked message) is dropped: it is no longer true.
-func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string) error {
+// With gating (--strict), a change without an approval first goes through the
+// review, as pre-commit's would, unless a rebase, cherry-pick or revert is
+// making it: those land when their branch moves, which reference-transaction
+// judges.
+func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string, gating bool) error {
 	st, t, err := stagedToGate(env, repo)
 	if st == nil || err != nil {
 		return err
@@ -120,19 +147,31 @@ func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string) error {
 	if a := st.FindApproval(t.Tree, t.BaseCommit); a != nil {
 		return repo.AddTrailer(env.Ctx, msgFile, review.Trailer(a.Time, t.Tree))
 	}
-	if t.BaseCommit == "" {
+	var head gitx.CommitHeader
+	if t.BaseCommit != "" {
+		commits, err := repo.Commits(env.Ctx, t.BaseCommit)
+		if err != nil {
+			return err
+		}
+		head = commits[t.BaseCommit]
+	}
+	if head.Tree != t.Tree || t.BaseCommit == "" {
+		if !gating || sequencing(repo) {
+			return nil
+		}
+		if err := gateStaged(env, repo, t, "prepare-commit-msg"); err != nil {
+			return err
+		}
+		if st, err = reloadState(env, repo); err != nil {
+			return err
+		}
+		if a := st.FindApproval(t.Tree, t.BaseCommit); a != nil {
+			return repo.AddTrailer(env.Ctx, msgFile, review.Trailer(a.Time, t.Tree))
+		}
 		return nil
 	}
 	// Unchanged content (a message-only --amend, an empty commit): the approval
 	// of HEAD's tree carries over.
-	commits, err := repo.Commits(env.Ctx, t.BaseCommit)
-	if err != nil {
-		return err
-	}
-	head := commits[t.BaseCommit]
-	if head.Tree != t.Tree {
-		return nil
-	}
 	if m := trailerTree.FindStringSubmatch(head.Message); m != nil && m[1] == t.Tree {
 		return repo.AddTrailer(env.Ctx, msgFile, strings.TrimSpace(m[0]))
 	}

@@ -142,15 +142,16 @@ func hooksStatus(env *cmdline.Env, repo *gitx.Repo) (HooksStatus, error) {
 	}
 	h := HooksStatus{Dir: dir, Missing: []string{}, Chained: []string{}}
 	for _, s := range states {
-		switch {
-		case s.Ours:
+		if s.Ours {
 			h.Installed = true
 			h.Strict = h.Strict || s.Hook == hooks.Strict
 			if s.Chained {
 				h.Chained = append(h.Chained, s.Hook)
 			}
-		case s.Hook == hooks.Strict:
-		default:
+		}
+	}
+	for _, s := range states {
+		if !s.Ours && hooks.Wanted(s.Hook, h.Strict) {
 			h.Missing = append(h.Missing, s.Hook)
 		}
 	}

@@ -79,6 +79,7 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 	if err != nil {
 		return err
 	}
+	var landed []RefUpdate
 	for _, u := range updates {
 		if exempt[u.Ref] {
 			continue
@@ -92,8 +93,42 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 				Parent: u.Old, Outcome: "refused", Detail: "moving " + u.Ref + " to " + u.New})
 			return refuseMove(u)
 		}
+		if hasApproval(st, commits[u.New].Tree, approvalParents(commits[u.New], u)) {
+			landed = append(landed, u)
+		}
 	}
-	return nil
+	return consume(env, store, commits, landed)
+}
+
+// approvalParents are the commits an approval of u's new tip may have been
+// made on: the branch's old tip (HEAD before a commit or an --amend), and the
+// new tip's parents; "" for a root commit.
+func approvalParents(next gitx.CommitHeader, u RefUpdate) []string {
+	parents := append([]string{}, next.Parents...)
+	if !gitx.IsNullOID(u.Old) {
+		parents = append([]string{u.Old}, parents...)
+	}
+	if len(next.Parents) == 0 {
+		parents = append(parents, "")
+	}
+	return parents
+}
+
+// consume turns the approvals that let these updates through into records
+// that their commits were reviewed: with --strict there is no post-commit
+// hook to do it. Should git abort the transaction after this, the content
+// must be approved again: the gate stays closed.
+func consume(env *cmdline.Env, store *state.Store, commits map[string]gitx.CommitHeader, landed []RefUpdate) error {
+	if len(landed) == 0 {
+		return nil
+	}
+	return store.Update(env.Ctx, func(st *state.State) error {
+		for _, u := range landed {
+			next := commits[u.New]
+			st.Consume(u.New, next.Tree, approvalParents(next, u))
+		}
+		return nil
+	})
 }
 
 // allowed applies the rules of --strict to one branch update, cheapest first.

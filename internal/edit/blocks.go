@@ -3,18 +3,49 @@ package edit
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
-// Block is one FIND/REPLACE change.
+// The input formats git tdd patch reads, as --format names them.
+const (
+	FormatSeed    = "seed"         // ### CHANGE n: / FIND: / REPLACE WITH:, fenced
+	FormatAider   = "aider"        // <<<<<<< SEARCH / ======= / >>>>>>> REPLACE
+	FormatUnified = "unified-diff" // --- a/… / +++ b/… / @@ -l,s +l,s @@
+	FormatCodex   = "codex"        // *** Begin Patch / *** Update File: … / *** End Patch
+)
+
+// Formats lists the input formats.
+var Formats = []string{FormatSeed, FormatAider, FormatUnified, FormatCodex}
+
+// What a block does to its file.
+const (
+	EditFile   = ""       // its REPLACE takes the place of its FIND
+	AddFile    = "add"    // its REPLACE is the file's whole content
+	DeleteFile = "delete" // the file goes (holding FIND, when FIND is given)
+)
+
+// Block is one change: a FIND/REPLACE block, a diff hunk, or a file added or
+// deleted.
 type Block struct {
 	Index       int    // 1-based, in the order given
-	Description string // the seed's "### CHANGE n: description"
+	Description string // the seed's "### CHANGE n: description", a hunk's header
 	File        string // the file it names, or "" for the default one
 	Find        []string
 	Replace     []string
 	Line        int    // where it starts in the input
-	Format      string // "seed" or "aider"
+	Format      string // one of Formats
+	Action      string // EditFile, AddFile or DeleteFile
+	// OldStart and NewStart are a unified diff hunk's line numbers (0: not
+	// given). They are not trusted: they only break a tie between equal matches.
+	OldStart, NewStart int
+	// Anchors are Codex's "@@ <line>" lines: the hunk is after them, in order.
+	Anchors []string
+	// AtEOF is Codex's "*** End of File": the hunk ends the file.
+	AtEOF bool
+	// FinalNewline is a diff's "\ No newline at end of file": -1 when the
+	// result's last line has no newline, +1 when it gets one, 0 as the file has it.
+	FinalNewline int
 }
 
 // ParseError is malformed input, with the line it was found at. Truncated
@@ -44,57 +75,113 @@ var (
 	replaceEnd = regexp.MustCompile(`^>{5,9}\s*REPLACE\s*$`)
 )
 
-// ParseBlocks reads edit blocks in the seed's format (### CHANGE n: / FIND: /
-// REPLACE WITH: with fenced blocks) and in aider's (<<<<<<< SEARCH / ======= /
-// >>>>>>> REPLACE, fenced or not). A file name on the line before an aider block
-// (or its fence), or a "### FILE: <path>" line, picks the file for the blocks
-// that follow.
-func ParseBlocks(input string) ([]Block, error) {
+// ParseBlocks reads edit blocks in any of the formats, each recognised where
+// it starts: the seed's (### CHANGE n: / FIND: / REPLACE WITH: with fenced
+// blocks), aider's (<<<<<<< SEARCH / ======= / >>>>>>> REPLACE, fenced or not),
+// unified diffs and Codex's apply_patch. A file name on the line before an
+// aider block (or its fence), or a "### FILE: <path>" line, picks the file for
+// the blocks that follow; a diff's own headers pick the file of its hunks.
+func ParseBlocks(input string) ([]Block, error) { return ParseBlocksAs(input, "") }
+
+// ParseBlocksAs reads only the given format ("" reads them all).
+func ParseBlocksAs(input, format string) ([]Block, error) {
+	if format != "" && !slices.Contains(Formats, format) {
+		return nil, &ParseError{1, fmt.Sprintf("unknown format %q: expected one of %s", format, strings.Join(Formats, ", ")), false}
+	}
 	input = strings.TrimPrefix(input, "\ufeff")
-	lines := strings.Split(strings.ReplaceAll(input, "\r\n", "\n"), "\n")
-	p := &blockParser{lines: lines}
-	for p.i < len(lines) {
+	input = strings.ReplaceAll(input, "\r\n", "\n")
+	p := &blockParser{lines: strings.Split(input, "\n"), format: format, endsInNewline: strings.HasSuffix(input, "\n")}
+	if p.endsInNewline {
+		p.lines = p.lines[:len(p.lines)-1]
+	}
+	for p.i < len(p.lines) {
 		if err := p.next(); err != nil {
 			return nil, err
 		}
 	}
+	if err := p.endDiff(); err != nil {
+		return nil, err
+	}
 	if len(p.blocks) == 0 {
-		return nil, &ParseError{1, "no edit blocks found: expected ### CHANGE n: with FIND: and REPLACE WITH:, or <<<<<<< SEARCH / ======= / >>>>>>> REPLACE", false}
+		return nil, &ParseError{1, "no edit blocks found: " + expected[format], false}
 	}
 	return p.blocks, nil
+}
+
+// expected says, per format, what the input should have held.
+var expected = map[string]string{
+	"":            "expected ### CHANGE n: with FIND: and REPLACE WITH:, <<<<<<< SEARCH / ======= / >>>>>>> REPLACE, a unified diff or a Codex patch",
+	FormatSeed:    "expected ### CHANGE n: with FIND: and REPLACE WITH:",
+	FormatAider:   "expected <<<<<<< SEARCH / ======= / >>>>>>> REPLACE",
+	FormatUnified: "expected a unified diff (--- a/…, +++ b/…, @@ … @@)",
+	FormatCodex:   "expected a Codex patch (*** Begin Patch, *** Update File: …, *** End Patch)",
 }
 
 type blockParser struct {
 	lines  []string
 	i      int
+	format string // the only format read, or "" for all
 	file   string // the current file
 	desc   string
 	blocks []Block
+	// fence is the marker of a fence open around diffs, "" outside one: a diff
+	// that runs to the end of the input inside it was cut off.
+	fence         string
+	endsInNewline bool
+	diff          *diffFile // the file whose hunks come next
 }
+
+// reads reports whether the parser looks for the format's markers.
+func (p *blockParser) reads(format string) bool { return p.format == "" || p.format == format }
 
 func (p *blockParser) next() error {
 	line := p.lines[p.i]
 	trimmed := strings.TrimSpace(line)
 	switch {
 	case fileRe.MatchString(trimmed):
+		if err := p.endDiff(); err != nil {
+			return err
+		}
 		p.file = strings.Trim(fileRe.FindStringSubmatch(trimmed)[1], "`*\"' ")
 		p.i++
-	case changeRe.MatchString(trimmed):
+	case p.reads(FormatCodex) && p.codexStart():
+		if err := p.endDiff(); err != nil {
+			return err
+		}
+		return p.codex()
+	case p.reads(FormatUnified) && p.diffLine():
+		return p.unified()
+	case p.reads(FormatSeed) && changeRe.MatchString(trimmed):
 		p.desc = strings.TrimSpace(changeRe.FindStringSubmatch(trimmed)[1])
 		p.i++
-	case findRe.MatchString(line):
+	case p.reads(FormatSeed) && findRe.MatchString(line):
 		return p.seedBlock()
-	case replaceRe.MatchString(line):
+	case p.reads(FormatSeed) && replaceRe.MatchString(line):
 		return &ParseError{p.i + 1, "REPLACE WITH: without a FIND: before it", false}
-	case searchRe.MatchString(trimmed):
+	case p.reads(FormatAider) && searchRe.MatchString(trimmed):
 		return p.aiderBlock()
-	case dividerRe.MatchString(trimmed) || replaceEnd.MatchString(trimmed):
+	case p.reads(FormatAider) && (dividerRe.MatchString(trimmed) || replaceEnd.MatchString(trimmed)):
 		return &ParseError{p.i + 1, fmt.Sprintf("%q without a <<<<<<< SEARCH before it", trimmed), false}
 	default:
-		p.maybeFileName(trimmed)
+		if p.reads(FormatAider) {
+			p.maybeFileName(trimmed)
+		}
+		p.trackFence(line)
 		p.i++
 	}
 	return nil
+}
+
+// trackFence follows the fences of the text around the blocks.
+func (p *blockParser) trackFence(line string) {
+	m := fenceRe.FindStringSubmatch(line)
+	switch {
+	case m == nil:
+	case p.fence == "":
+		p.fence = m[2]
+	case strings.HasPrefix(m[2], p.fence[:1]) && len(m[2]) >= len(p.fence) && strings.TrimSpace(m[3]) == "":
+		p.fence = ""
+	}
 }
 
 // maybeFileName remembers the file name aider writes on the line before a
@@ -141,7 +228,7 @@ func (p *blockParser) seedBlock() error {
 	if err != nil {
 		return err
 	}
-	p.add(Block{Description: p.desc, Find: find, Replace: repl, Line: start, Format: "seed"})
+	p.add(Block{Description: p.desc, Find: find, Replace: repl, Line: start, Format: FormatSeed})
 	p.desc = ""
 	return nil
 }
@@ -198,13 +285,16 @@ func (p *blockParser) aiderBlock() error {
 		return &ParseError{start, "<<<<<<< SEARCH without >>>>>>> REPLACE", true}
 	}
 	p.i++
-	p.add(Block{Find: find, Replace: repl, Line: start, Format: "aider"})
+	p.add(Block{Find: find, Replace: repl, Line: start, Format: FormatAider})
 	return nil
 }
 
+// add appends a block, for the current file unless it names its own.
 func (p *blockParser) add(b Block) {
 	b.Index = len(p.blocks) + 1
-	b.File = p.file
+	if b.File == "" {
+		b.File = p.file
+	}
 	p.blocks = append(p.blocks, b)
 }
 

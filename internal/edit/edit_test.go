@@ -246,6 +246,32 @@ func TestT130Whitespace(t *testing.T) {
 	}
 }
 
+// The blank-lines tier replaces exactly the lines it matched, blank lines at
+// the ends of the FIND included: a FIND that drops an interior blank line and
+// ends with one leaves no blank line too many (issue 14).
+func TestBlankLinesTierByteExact(t *testing.T) {
+	tests := []struct{ name, file, find, repl, want string }{
+		{"FIND ends with a blank line",
+			"def a():\n    x = 1\n\n    return x\n\n\ndef b():\n    pass\n",
+			"def a():\n    x = 1\n    return x\n\n", "def a():\n    x = 2\n\n    return x\n\n",
+			"def a():\n    x = 2\n\n    return x\n\n\ndef b():\n    pass\n"},
+		{"FIND starts with a blank line",
+			"import os\n\n\ndef a():\n\n    return 1\n",
+			"\ndef a():\n    return 1\n", "\ndef a():\n    return 2\n",
+			"import os\n\n\ndef a():\n    return 2\n"},
+		{"two blank lines at the end, the file has one",
+			"a = 1\n\nb = 2\n\nc = 3\n",
+			"a = 1\nb = 2\n\n\n", "a = 1\n\nb = 20\n\n",
+			"a = 1\n\nb = 20\n\nc = 3\n"},
+	}
+	for _, tt := range tests {
+		got, o := applyOne(t, tt.file, tt.find, tt.repl)
+		if got != tt.want || o.Tier != BlankLines {
+			t.Errorf("%s: got %q (%s), want %q", tt.name, got, o.Message, tt.want)
+		}
+	}
+}
+
 func TestAlreadyAppliedAndOverlap(t *testing.T) {
 	got, o := applyOne(t, "a\nB\nc\n", "b\n", "B\n")
 	if o.Code != AlreadyApplied || o.Failed() || got != "a\nB\nc\n" {
@@ -280,6 +306,9 @@ func TestAlreadyAppliedIsStrict(t *testing.T) {
 		// must not add the new lines a second time
 		{"FIND inside its replacement", "import os\nimport sys\n", "import os\n", "import os\nimport sys\n", AlreadyApplied},
 		{"FIND inside, but the replacement absent", "import os\nimport re\n", "import os\n", "import os\nimport sys\n", Applied},
+		// a block that only deletes has a replacement that was there before:
+		// its presence says nothing, and a FIND copied wrong is not found
+		{"a deletion whose FIND is not there", "import os\nimport re\n", "import warnings\nimport os\nimport re\n", "import os\nimport re\n", NotFound},
 	}
 	for _, tt := range tests {
 		got, o := applyOne(t, tt.file, tt.find, tt.repl)

@@ -58,7 +58,17 @@ func findIn(lines, find []string, t Tier) []Match {
 	case BlankLines:
 		return findIgnoringBlank(lines, find)
 	}
+	// the first line, compared as the tier compares it, rules out most places
+	// before the whole window is looked at
+	first, norm := trimRight(find[0]), trimRight
+	if t == Indentation {
+		norm = strings.TrimSpace
+		first = norm(first)
+	}
 	for i := 0; i+len(find) <= len(lines); i++ {
+		if norm(lines[i]) != first {
+			continue
+		}
 		window := lines[i : i+len(find)]
 		switch t {
 		case TrailingWhitespace:
@@ -95,11 +105,21 @@ func equal(a, b []string, norm func(string) string) bool {
 	return true
 }
 
-func trimRight(s string) string { return strings.TrimRight(s, " \t") }
+// trimRight drops the spaces and tabs at the end of s (a loop: TrimRight's
+// cutset costs more, and the tolerant tiers call this for every line).
+func trimRight(s string) string {
+	i := len(s)
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return s[:i]
+}
 
 // findIgnoringBlank matches the non-blank lines of find against the file's
-// non-blank lines (trailing whitespace ignored); the match spans from the first
-// to the last matched line.
+// non-blank lines (trailing whitespace ignored). The match spans from the first
+// to the last matched line, and takes in as many of the file's blank lines
+// around it as find has at its ends: the replacement, which ends like find,
+// then takes their place instead of adding to them.
 func findIgnoringBlank(lines, find []string) []Match {
 	var want []string
 	for _, f := range find {
@@ -110,6 +130,33 @@ func findIgnoringBlank(lines, find []string) []Match {
 	if len(want) == 0 {
 		return nil
 	}
+	lead, trail := blankEnds(find)
+	out := matchNonBlank(lines, want)
+	for i := range out {
+		m := &out[i]
+		for k := 0; k < lead && m.Start > 0 && trimRight(lines[m.Start-1]) == ""; k++ {
+			m.Start--
+		}
+		for k := 0; k < trail && m.End < len(lines) && trimRight(lines[m.End]) == ""; k++ {
+			m.End++
+		}
+	}
+	return out
+}
+
+// blankEnds counts the blank lines at the start and at the end of ls.
+func blankEnds(ls []string) (lead, trail int) {
+	for lead < len(ls) && trimRight(ls[lead]) == "" {
+		lead++
+	}
+	for trail < len(ls)-lead && trimRight(ls[len(ls)-1-trail]) == "" {
+		trail++
+	}
+	return lead, trail
+}
+
+// matchNonBlank finds want, line after line, skipping the file's blank lines.
+func matchNonBlank(lines, want []string) []Match {
 	var out []Match
 	for i := range lines {
 		if trimRight(lines[i]) != want[0] {

@@ -1,7 +1,8 @@
 // Package edit applies changes to text: FIND/REPLACE blocks (the seed's format
-// and aider's) with exact and whitespace-tolerant matching, and the write
-// strategies append, insert, extend and replace. It keeps a file's BOM, line
-// endings and missing final newline, and never touches the disk.
+// and aider's), unified diff hunks and Codex patches, matched by content with
+// exact and whitespace-tolerant tiers, and the write strategies append, insert,
+// extend and replace. It keeps a file's BOM, line endings and missing final
+// newline, and never touches the disk.
 package edit
 
 import (

@@ -37,11 +37,41 @@ var patchOptions = []string{
 // anyway, so counting needs no second read of the old ones.
 const wholeFile = "--unified=2147483647"
 
-// DiffTrees compares two trees with one diff-tree that writes the exact (-z)
-// listing of changed files and then their patch. The parsed patch must account
-// for every file of the listing: a mismatch is an error, never "no changes".
+// DiffTrees compares two trees: one diff-tree that writes the exact (-z)
+// listing of changed files and then their patch, or for a large change several
+// at once (see diffSharded). The parsed patch must account for every file of
+// the listing: a mismatch is an error, never "no changes".
 func (r *Repo) DiffTrees(ctx context.Context, base, tree string) ([]FileDiff, error) {
 	return r.DiffTreesTexts(ctx, base, tree, nil)
+}
+
+// diffWhole is DiffTreesTexts in one diff-tree, limited to the literal
+// pathspecs when there are any.
+func (r *Repo) diffWhole(ctx context.Context, base, tree string, pathspecs []string, texts *Texts) ([]FileDiff, error) {
+	args := append([]string{"diff-tree", "-z", "--raw", "--no-abbrev"}, diffOptions...)
+	args = append(append(args, patchOptions...), wholeFile, base, tree)
+	if pathspecs != nil {
+		args = append(append(args, "--"), pathspecs...)
+	}
+	var p pairing
+	err := r.stream(ctx, args, func(out *bufio.Reader) error {
+		raw, err := readRaw(out)
+		if err != nil {
+			return err
+		}
+		p.diffs = make([]FileDiff, len(raw))
+		for i := range raw {
+			p.diffs[i].RawEntry = raw[i]
+		}
+		return ScanPatch(out, p.visitor(texts))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := p.complete(); err != nil {
+		return nil, err
+	}
+	return p.diffs, r.countUnhunked(ctx, &p)
 }
 
 // countUnhunked reads the old line counts the patch did not show: unchanged

@@ -9,6 +9,9 @@ import (
 
 // Head returns the commit HEAD points at; ok is false on an unborn branch.
 func (r *Repo) Head(ctx context.Context) (commit string, ok bool, err error) {
+	if c, _, found := r.headInProcess(); found {
+		return c, true, nil
+	}
 	out, err := r.output(ctx, "rev-parse", "--verify", "-q", "HEAD^{commit}")
 	if exitCode(err) == 1 {
 		return "", false, nil

@@ -26,6 +26,9 @@ func (r *Repo) HooksDir(ctx context.Context) (string, error) {
 // Branch returns the full name of the branch HEAD is on ("refs/heads/main"), or ""
 // when HEAD is detached.
 func (r *Repo) Branch(ctx context.Context) (string, error) {
+	if b, ok := r.branchInProcess(); ok {
+		return b, nil
+	}
 	out, err := r.output(ctx, "symbolic-ref", "-q", "HEAD")
 	if exitCode(err) == 1 {
 		return "", nil
@@ -117,6 +120,9 @@ func (r *Repo) Independent(ctx context.Context, commits []string) ([]string, err
 // HeadBranch returns the commit HEAD points at and the full name of its branch
 // ("" when HEAD is detached), with one process.
 func (r *Repo) HeadBranch(ctx context.Context) (commit, branch string, err error) {
+	if c, b, found := r.headInProcess(); found {
+		return c, b, nil
+	}
 	out, err := r.output(ctx, "rev-parse", "HEAD", "--symbolic-full-name", "HEAD")
 	if err != nil {
 		return "", "", err
@@ -145,6 +151,9 @@ func (r *Repo) Commits(ctx context.Context, ids ...string) (map[string]CommitHea
 	out := map[string]CommitHeader{}
 	if len(ids) == 0 {
 		return out, nil
+	}
+	if found, ok := r.commitsInProcess(ids); ok {
+		return found, nil
 	}
 	args := []string{"cat-file", "--batch"}
 	data, err := r.outputIn(ctx, []byte(strings.Join(ids, "\n")+"\n"), args...)
@@ -196,7 +205,8 @@ func ParseCommit(b []byte) (CommitHeader, error) {
 	return c, nil
 }
 
-// IsAncestor reports whether a is an ancestor of b (or the same commit).
+// IsAncestor reports whether a is an ancestor of b (or the same commit). git,
+// not go-git: its commit walk is 20× slower (BenchmarkIsAncestorGoGit).
 func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 	_, err := r.output(ctx, "merge-base", "--is-ancestor", a, b)
 	switch {
@@ -209,7 +219,7 @@ func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 }
 
 // ReachableFrom reports whether commit is reachable from the refs a rev-list
-// option selects ("--all", "--remotes").
+// option selects ("--all", "--remotes"); git, as for IsAncestor.
 func (r *Repo) ReachableFrom(ctx context.Context, commit, refs string) (bool, error) {
 	// rev-list C --not --all lists nothing when C is reachable from one of them
 	out, err := r.output(ctx, "rev-list", "-n1", commit, "--not", refs)
@@ -217,14 +227,6 @@ func (r *Repo) ReachableFrom(ctx context.Context, commit, refs string) (bool, er
 		return false, err
 	}
 	return len(bytes.TrimSpace(out)) == 0, nil
-}
-
-// AddTrailer adds or replaces trailer (token: value) in a commit message file,
-// with git's own trailer rules (comments, templates, existing trailer blocks).
-func (r *Repo) AddTrailer(ctx context.Context, file, trailer string) error {
-	_, err := r.output(ctx, "interpret-trailers", "--in-place",
-		"--where", "end", "--if-exists", "replace", "--if-missing", "add", "--trailer", trailer, file)
-	return err
 }
 
 // TrailedCommit is a commit on a first-parent chain with the values of the
@@ -243,7 +245,8 @@ type TrailedCommit struct {
 
 // FirstParentTrailers lists the commits of a range along the first parent,
 // newest first, with the values of the trailers keys as git's own trailer
-// parser finds them.
+// parser finds them; one git log is faster than go-git's walk
+// (BenchmarkVerifyWalkGoGit).
 func (r *Repo) FirstParentTrailers(ctx context.Context, rangeSpec string, keys ...string) ([]TrailedCommit, error) {
 	return r.firstParent(ctx, rangeSpec, "", keys)
 }

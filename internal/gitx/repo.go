@@ -136,8 +136,16 @@ func absoluteEnv(env []string) []string {
 		}
 		out = append(out, kv)
 	}
-	return out
+	// Replace refs (refs/replace/*) make git show one object as another, and a
+	// graft file gives a commit other parents: a commit could pass for one that
+	// was approved, or for an ancestor. We read objects as they are.
+	return append(out, "GIT_NO_REPLACE_OBJECTS=1", "GIT_GRAFT_FILE="+os.DevNull)
 }
+
+// trustedHistory: git takes parents from the commit-graph file when there is
+// one, without checking it against the commits, and an agent can write that
+// file: reachability and history walks read the commit objects instead.
+var trustedHistory = []string{"-c", "core.commitGraph=false"}
 
 // command prepares git with args in the working tree's top level.
 func (r *Repo) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
@@ -145,7 +153,7 @@ func (r *Repo) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git is not installed or not on PATH: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, git, args...)
+	cmd := exec.CommandContext(ctx, git, append(append([]string{}, trustedHistory...), args...)...)
 	cmd.Dir = r.Top
 	cmd.Env = r.env
 	return cmd, nil

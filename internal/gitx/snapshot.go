@@ -74,11 +74,10 @@ func (r *Repo) Stage(ctx context.Context) (*Staged, error) {
 // file, and what is staged would not be what is there. A skip-worktree file
 // that is not on disk (outside a sparse checkout) keeps its bit.
 func (s *Staged) unflag(ctx context.Context) error {
-	out, err := s.repo.output(ctx, "ls-files", "-v", "-z")
+	assumed, skipped, err := s.flagged(ctx)
 	if err != nil {
 		return err
 	}
-	assumed, skipped := FlaggedEntries(out)
 	skipped = slices.DeleteFunc(skipped, func(p string) bool {
 		_, err := os.Lstat(filepath.Join(s.repo.Top, filepath.FromSlash(p)))
 		return err != nil
@@ -93,6 +92,20 @@ func (s *Staged) unflag(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// flagged are the private index's entries flagged assume-unchanged and
+// skip-worktree, read in process when the index allows it.
+func (s *Staged) flagged(ctx context.Context) (assumed, skipped []string, err error) {
+	if info, ok := s.repo.readIndex(ctx); ok {
+		return info.Assumed, info.Skipped, nil
+	}
+	out, err := s.repo.output(ctx, "ls-files", "-v", "-z")
+	if err != nil {
+		return nil, nil, err
+	}
+	assumed, skipped = FlaggedEntries(out)
+	return assumed, skipped, nil
 }
 
 // FlaggedEntries reads `git ls-files -v -z`: the paths marked assume-unchanged

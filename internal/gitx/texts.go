@@ -20,37 +20,23 @@ type Text struct {
 // the whole-file patch as it streams past, so that no blob is read twice.
 type Texts struct {
 	Want func(e *RawEntry) bool
-	// Got receives a wanted file (the i-th of the listing) whose text changed, once its patch ends;
-	// the texts are its own to keep. It is not called for binary files, nor
-	// for renames and mode changes that leave the text as it was.
-	Got   func(i int, d *FileDiff, old, new Text) error
+	// Got receives a wanted file whose text changed, once its patch ends;
+	// the texts are its own to keep. It may be called from several
+	// goroutines at once (a large change is diffed in shards, see
+	// diffSharded), and again for the same file when the shards do not add
+	// up and one diff-tree runs after them. It is not called for binary
+	// files, nor for renames and mode changes that leave the text as it was.
+	Got   func(d *FileDiff, old, new Text) error
 	Limit int // bytes a side may have before it is dropped; 0: no limit
 }
 
 // DiffTreesTexts is DiffTrees that also hands the texts of the files texts
 // wants to texts.Got.
 func (r *Repo) DiffTreesTexts(ctx context.Context, base, tree string, texts *Texts) ([]FileDiff, error) {
-	args := append([]string{"diff-tree", "-z", "--raw", "--no-abbrev"}, diffOptions...)
-	args = append(append(args, patchOptions...), wholeFile, base, tree)
-	var p pairing
-	err := r.stream(ctx, args, func(out *bufio.Reader) error {
-		raw, err := readRaw(out)
-		if err != nil {
-			return err
-		}
-		p.diffs = make([]FileDiff, len(raw))
-		for i := range raw {
-			p.diffs[i].RawEntry = raw[i]
-		}
-		return ScanPatch(out, p.visitor(texts))
-	})
-	if err != nil {
-		return nil, err
+	if diffs, ok, err := r.diffSharded(ctx, base, tree, texts); ok || err != nil {
+		return diffs, err
 	}
-	if err := p.complete(); err != nil {
-		return nil, err
-	}
-	return p.diffs, r.countUnhunked(ctx, &p)
+	return r.diffWhole(ctx, base, tree, nil, texts)
 }
 
 // visitor pairs sections with entries and, for the wanted ones, rebuilds
@@ -95,7 +81,7 @@ func (p *pairing) visitor(texts *Texts) Visitor {
 				return nil
 			}
 			old, new := tp.texts()
-			return texts.Got(p.next-1, &p.diffs[p.next-1], old, new)
+			return texts.Got(&p.diffs[p.next-1], old, new)
 		},
 	}
 }

@@ -116,12 +116,12 @@ func TestDiffTreesTexts(t *testing.T) {
 	}
 	tree, _ := repo.WriteTree(ctx)
 	base, _, _ := repo.Head(ctx)
-	got, index := map[string][2]Text{}, map[int]string{}
+	got, entries := map[string][2]Text{}, map[string]RawEntry{}
 	diffs, err := repo.DiffTreesTexts(ctx, base, tree, &Texts{
 		Want:  func(e *RawEntry) bool { return e.Path != "skip.txt" },
 		Limit: 200000,
-		Got: func(i int, d *FileDiff, old, new Text) error {
-			index[i] = d.Path
+		Got: func(d *FileDiff, old, new Text) error {
+			entries[d.Path] = d.RawEntry
 			got[d.Path] = [2]Text{old, new}
 			return nil
 		},
@@ -132,9 +132,9 @@ func TestDiffTreesTexts(t *testing.T) {
 	if plain, _ := repo.DiffTrees(ctx, base, tree); len(plain) != len(diffs) {
 		t.Fatalf("%d files, DiffTrees says %d", len(diffs), len(plain))
 	}
-	for i, p := range index {
-		if diffs[i].Path != p {
-			t.Errorf("texts of %s came as entry %d, which is %s", p, i, diffs[i].Path)
+	for _, d := range diffs {
+		if e, ok := entries[d.Path]; ok && e != d.RawEntry {
+			t.Errorf("texts of %s came with the entry %+v, not %+v", d.Path, e, d.RawEntry)
 		}
 	}
 	text := func(path string, side int) string {

@@ -9,11 +9,16 @@ import (
 	"strings"
 )
 
-// At is the repository as seen from another of its working trees (whose own git
-// dir this Repo does not know: GitDir is left empty).
+// At is the repository as seen from another of its working trees; GitDir is
+// that tree's own when its .git file names it, else left empty (git finds it).
 func (r *Repo) At(dir string) *Repo {
 	c := *r
 	c.Top, c.GitDir = dir, ""
+	// the worktree's own git dir, when its .git says so plainly and it is
+	// this repository's: HEAD is then read without a process
+	if gd, ok := findGitDir(dir); ok && r.CommonDir != "" && commonDir(gd) == r.CommonDir {
+		c.GitDir = gd
+	}
 	var env []string
 	for _, kv := range r.env {
 		k, _, _ := strings.Cut(kv, "=")

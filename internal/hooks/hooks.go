@@ -15,7 +15,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/atomicfile"
 )
 
-// Default are the hooks every install writes: the gate before a commit or merge
+// Default are the hooks an install writes: the gate before a commit or merge
 // commit, the trailer, and the consumption of an approval once its commit lands.
 var Default = []string{"pre-commit", "prepare-commit-msg", "pre-merge-commit", "post-commit", "post-merge"}
 
@@ -24,6 +24,33 @@ const Strict = "reference-transaction"
 
 // All are every hook we may write.
 var All = append(append([]string{}, Default...), Strict)
+
+// strictHooks are what an install with --strict writes: prepare-commit-msg is
+// the gate as well as the trailer (git commit --no-verify does not skip it, and
+// a sequencer's commits are judged when the branch moves), and
+// reference-transaction judges every branch update and consumes the approvals
+// as it lets them land. Two processes an approved commit, not four (DESIGN §9).
+var strictHooks = map[string]bool{"prepare-commit-msg": true, Strict: true}
+
+// Wanted reports whether an install in that mode writes hook.
+func Wanted(hook string, strict bool) bool {
+	if strict {
+		return strictHooks[hook]
+	}
+	return hook != Strict
+}
+
+// Gating is what the strict prepare-commit-msg shim runs: the gate and the
+// trailer in one process.
+const Gating = hooks.Gating
+
+// run is what a hook's shim runs in that mode.
+func run(hook string, strict bool) string {
+	if strict && hook == "prepare-commit-msg" {
+		return hooks.Gating
+	}
+	return hook
+}
 
 // SavedSuffix names the user's own hook once ours takes its place.
 const SavedSuffix = ".pre-diffgate"
@@ -34,8 +61,8 @@ type Change struct {
 	Action string
 }
 
-// Install writes the shims for the wanted hooks into dir; with strict, also
-// reference-transaction, and without it our reference-transaction is removed. A
+// Install writes the shims for the hooks the mode wants into dir (see
+// strictHooks); our shims that the mode does not want are removed. A
 // hook the user had is kept as <hook>.pre-diffgate and runs first. Installing
 // twice changes nothing. On error, what this call changed is undone.
 func Install(dir string, strict, force bool, exe string) ([]Change, error) {
@@ -51,12 +78,12 @@ func Install(dir string, strict, force bool, exe string) ([]Change, error) {
 		return nil, err
 	}
 	for _, h := range All {
-		want := h != Strict || strict
+		want := Wanted(h, strict)
 		var c Change
 		var u func()
 		var err error
 		if want {
-			c, u, err = install(dir, h, force, exe)
+			c, u, err = install(dir, h, force, exe, run(h, strict))
 		} else {
 			c, u, err = remove(dir, h)
 		}
@@ -73,10 +100,10 @@ func Install(dir string, strict, force bool, exe string) ([]Change, error) {
 	return changes, nil
 }
 
-func install(dir, hook string, force bool, exe string) (Change, func(), error) {
+func install(dir, hook string, force bool, exe, run string) (Change, func(), error) {
 	path := filepath.Join(dir, hook)
 	saved := path + SavedSuffix
-	shim := hooks.Render(hook, exe)
+	shim := hooks.Render(hook, exe, run)
 	current, ours, err := read(path)
 	if err != nil {
 		return Change{}, nil, err

@@ -58,11 +58,15 @@ func TestStrictComesAndGoes(t *testing.T) {
 	dir := t.TempDir()
 	Install(dir, false, false, "/x")
 	cs, _ := Install(dir, true, false, "/x")
-	if actions(cs) != "reference-transaction=installed" {
+	// prepare-commit-msg gates and reference-transaction consumes in strict mode
+	if actions(cs) != "pre-commit=removed prepare-commit-msg=updated pre-merge-commit=removed post-commit=removed post-merge=removed reference-transaction=installed" {
 		t.Errorf("strict: %v", actions(cs))
 	}
+	if !strings.Contains(readFile(t, filepath.Join(dir, "prepare-commit-msg")), "hook "+Gating+` "$@"`) {
+		t.Error("the strict prepare-commit-msg does not gate")
+	}
 	cs, _ = Install(dir, false, false, "/x")
-	if actions(cs) != "reference-transaction=removed" {
+	if actions(cs) != "pre-commit=installed prepare-commit-msg=updated pre-merge-commit=installed post-commit=installed post-merge=installed reference-transaction=removed" {
 		t.Errorf("back to default: %v", actions(cs))
 	}
 	cs, _ = Install(dir, false, false, "/y")
@@ -177,11 +181,11 @@ func TestFailedInstallIsUndone(t *testing.T) {
 }
 
 func TestRenderQuotesTheExecutable(t *testing.T) {
-	s := string(shims.Render("pre-commit", "/opt/it's here/git-diffgate"))
+	s := string(shims.Render("pre-commit", "/opt/it's here/git-diffgate", ""))
 	if !strings.Contains(s, `diffgate='/opt/it'\''s here/git-diffgate'`) || strings.Contains(s, "@HOOK@") || strings.Contains(s, "@EXE@") || strings.Contains(s, "@BODY@") {
 		t.Errorf("%s", s)
 	}
-	if !strings.Contains(string(shims.Render("reference-transaction", "/x")), "input=$(cat)") {
+	if !strings.Contains(string(shims.Render("reference-transaction", "/x", "")), "input=$(cat)") {
 		t.Error("reference-transaction must keep its stdin")
 	}
 }

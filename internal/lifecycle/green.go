@@ -6,7 +6,6 @@ import (
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
-	"golang.org/x/sync/errgroup"
 )
 
 // Green proves that the last red's tests now pass, judged test by test from
@@ -43,11 +42,7 @@ func (e *Env) Green(issue string) (err error) {
 		return err
 	}
 	result.Run = res
-	var sign bool
-	var g errgroup.Group
-	g.Go(func() error { return e.unchangedSince(wt, p.rules, p.staged) })
-	g.Go(func() error { sign = wt.SignsCommits(e.Ctx); return nil })
-	if err := g.Wait(); err != nil {
+	if err := e.unchangedSince(wt, p.rules, p.staged); err != nil {
 		return e.refused(w, result, err)
 	}
 	v := RouteGreen(GreenInput{Result: res, RedIDs: red.Failing, Attempts: w.Attempts.Green, MaxRetries: p.cfg.Test.MaxRetries})
@@ -63,7 +58,7 @@ func (e *Env) Green(issue string) (err error) {
 	}
 	passing := len(res.With(runner.Passed))
 	msg := fmt.Sprintf("feat(#%s): green — %d passing\n\nProved by git tdd green against the red %s.\n\n%s: green\n", w.Issue, passing, short(red.ID), PhaseTrailer)
-	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, msg, sign)
+	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, msg, p.sign)
 	if err != nil {
 		return err
 	}

@@ -207,6 +207,7 @@ type prepared struct {
 	staged *gitx.Staged    // the working tree, staged before the run; closed by the caller
 	red    *RedCommit      // the last red, when asked for
 	branch []gitx.RawEntry // what the branch changed: the fork point against the staged tree
+	sign   bool            // the worktree signs commits (asked before the run, beside the rest)
 }
 
 // prepare finds the fork point, the configuration and (withRed) the last
@@ -230,6 +231,7 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 	})
 	g.Go(func() (err error) { ignored, err = wt.Ignored(e.Ctx); return err })
 	g.Go(func() (err error) { p.staged, err = wt.Stage(e.Ctx); return err })
+	g.Go(func() error { p.sign = wt.SignsCommits(e.Ctx); return nil })
 	if err := g.Wait(); err != nil {
 		p.close()
 		return nil, err
@@ -303,12 +305,22 @@ func (e *Env) sealed(cfg *config.Config) []string {
 // runTests runs the configured tests in dir, sealed, streaming to Err; sel
 // limits the run to some tests.
 func (e *Env) runTests(cfg *config.Config, dir string, sel []string) (*runner.Result, error) {
-	what := strings.Join(cfg.Test.Command, " ")
+	label := ""
 	if len(sel) > 0 {
-		what += " (" + strings.Join(sel, " ") + ")"
+		label = "(" + strings.Join(sel, " ") + ")"
+	}
+	return e.runSpec(cfg, dir, sel, nil, label)
+}
+
+// runSpec runs the test command on sel (all when empty), in packages instead
+// of the command's own for go, saying what runs.
+func (e *Env) runSpec(cfg *config.Config, dir string, sel, packages []string, label string) (*runner.Result, error) {
+	what := strings.Join(cfg.Test.Command, " ")
+	if label != "" {
+		what += " " + label
 	}
 	fmt.Fprintf(e.Err, "git-tdd: running %s in %s\n", what, dir)
-	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Test.Command, Runner: cfg.Test.Runner, Select: sel,
+	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Test.Command, Runner: cfg.Test.Runner, Select: sel, Packages: packages,
 		Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err, Env: e.sealed(cfg)})
 	if err != nil {
 		return nil, exitcode.With(exitcode.Escalate, err)

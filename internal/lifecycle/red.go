@@ -34,24 +34,21 @@ func (e *Env) Red(issue string) (err error) {
 		return e.refused(w, result, err)
 	}
 	defer p.close()
-	res, err := e.runTests(p.cfg, w.Worktree, nil)
+	changed := changedTests(p.branch, p.cfg.Test.TestPaths)
+	res, err := e.runScoped(p, wt, w.Worktree, changed)
 	if err != nil {
 		return err
 	}
 	result.Run = res
 	// what the verdict needs, beside the check that nothing frozen changed
-	var changed map[string]bool
 	var ours func(runner.Test) bool
-	var sign bool
 	var g errgroup.Group
 	g.Go(func() error { return e.unchangedSince(wt, p.rules, p.staged) })
 	g.Go(func() (err error) {
-		changed = changedTests(p.branch, p.cfg.Test.TestPaths)
 		attachGoFiles(w.Worktree, res, changed)
 		ours, err = ownership(e, wt, p.branch, res)
 		return err
 	})
-	g.Go(func() error { sign = wt.SignsCommits(e.Ctx); return nil })
 	if err := g.Wait(); err != nil {
 		return e.refused(w, result, err)
 	}
@@ -67,7 +64,7 @@ func (e *Env) Red(issue string) (err error) {
 	if v.Kind != KindRed {
 		return e.refuse(w, "tdd red", v, func(w *state.Workflow) { w.Attempts.Red++ })
 	}
-	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, redMessage(w.Issue, v.Failing, len(changed)), sign)
+	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, redMessage(w.Issue, v.Failing, len(changed)), p.sign)
 	if err != nil {
 		return err
 	}
@@ -90,6 +87,38 @@ func (e *Env) Red(issue string) (err error) {
 	printList(e.Out, "FAILED", v.Failing)
 	fmt.Fprintf(e.Out, "committed %s test(#%s): red — %d failing\nnext: make them pass, then run: git tdd green\n", short(commit), w.Issue, len(v.Failing))
 	return nil
+}
+
+// runScoped runs what red needs (DESIGN §5, [test] red_scope): the branch's
+// changed test files, or the whole suite when they cannot be selected or a
+// scoped run collects nothing; it says which.
+func (e *Env) runScoped(p *prepared, wt *gitx.Repo, dir string, changed map[string]bool) (*runner.Result, error) {
+	var blobs map[string][]byte
+	if p.cfg.Test.Runner == "go" && p.cfg.Test.RedScope != "all" {
+		var oids []string
+		for _, r := range p.branch {
+			if changed[r.Path] && strings.HasSuffix(r.Path, "_test.go") {
+				oids = append(oids, r.OldOID, r.NewOID)
+			}
+		}
+		var err error
+		if blobs, err = wt.Blobs(e.Ctx, oids); err != nil {
+			return nil, err
+		}
+	}
+	s := RedScope(p.cfg, p.branch, changed, blobs)
+	if !s.Scoped() {
+		if p.cfg.Test.RedScope != "all" {
+			fmt.Fprintf(e.Err, "git-tdd: %s\n", s.Why)
+		}
+		return e.runTests(p.cfg, dir, nil)
+	}
+	res, err := e.runSpec(p.cfg, dir, s.Select, s.Packages, "("+s.Why+")")
+	if err != nil || !collectedNothing(res) {
+		return res, err
+	}
+	fmt.Fprintf(e.Err, "git-tdd: the test files this branch changed hold no tests (%s collected nothing); running the whole suite\n", p.cfg.Test.Runner)
+	return e.runTests(p.cfg, dir, nil)
 }
 
 // checkedOut is the active workflow of issue with its worktree, which must

@@ -61,8 +61,14 @@ func TestT120DiffPrompt(t *testing.T) {
 			t.Errorf("missing %q", want)
 		}
 	}
+	// patch reads diffs and Codex patches too, but agents are asked for the seed's format
+	for _, not := range []string{"<<<<<<< SEARCH", "*** Begin Patch", "@@ -", "--- a/"} {
+		if strings.Contains(p, not) {
+			t.Errorf("the prompt asks for %q", not)
+		}
+	}
 	answer := "### FILE: big.py\n\n### CHANGE 1: one\nFIND:\n```\nx = 1\n```\n\nREPLACE WITH:\n```\nx = 2\n```\n"
-	if bs, err := edit.ParseBlocks(answer); err != nil || len(bs) != 1 || bs[0].File != "big.py" {
+	if bs, err := edit.ParseBlocks(answer); err != nil || len(bs) != 1 || bs[0].File != "big.py" || bs[0].Format != edit.FormatSeed {
 		t.Errorf("an answer in the documented format does not parse: %v %v", bs, err)
 	}
 }

@@ -29,30 +29,31 @@ const (
 type definitions struct {
 	parsing *semaphore.Weighted // of parseBudget bytes
 	jobs    chan []job          // in batches: one a file would keep the scheduler busier than the parsing
+	taking  sync.Mutex          // over batch, bytes and whole: the shards of a diff hand texts over at once
 	batch   []job
 	bytes   int
+	whole   map[gitx.RawEntry]bool // files the patch did not hold whole: read from their blobs
 	wg      sync.WaitGroup
-	mu      sync.Mutex
-	files   map[int]*symbols.File // by index in the listing
-	whole   []int                 // files the patch did not hold whole: read from their blobs
+	mu      sync.Mutex // over files: the workers fill it
+	files   map[gitx.RawEntry]*symbols.File
 }
 
 type job struct {
-	i        int
-	d        gitx.FileDiff
+	e        gitx.RawEntry
 	old, new gitx.Text
 }
 
 func startDefinitions() *definitions {
 	n := max(runtime.GOMAXPROCS(0)-1, 1) // git diff-tree, on the critical path, keeps a core
-	s := &definitions{parsing: semaphore.NewWeighted(parseBudget), jobs: make(chan []job, n), files: map[int]*symbols.File{}}
+	s := &definitions{parsing: semaphore.NewWeighted(parseBudget), jobs: make(chan []job, n),
+		files: map[gitx.RawEntry]*symbols.File{}, whole: map[gitx.RawEntry]bool{}}
 	s.wg.Add(n)
 	for range n {
 		go func() {
 			defer s.wg.Done()
 			for batch := range s.jobs {
 				for _, j := range batch {
-					s.put(j.i, s.compare(&j.d, j.old, j.new))
+					s.put(j.e, s.compare(&j.e, j.old, j.new))
 				}
 			}
 		}()
@@ -60,20 +61,23 @@ func startDefinitions() *definitions {
 	return s
 }
 
-func (s *definitions) put(i int, f *symbols.File) {
+func (s *definitions) put(e gitx.RawEntry, f *symbols.File) {
 	s.mu.Lock()
-	s.files[i] = f
+	s.files[e] = f
 	s.mu.Unlock()
 }
 
-// texts asks the diff for the texts of the files that had definitions.
+// texts asks the diff for the texts of the files that had definitions. The
+// diff may hand them over from several shards at once.
 func (s *definitions) texts() *gitx.Texts {
-	return &gitx.Texts{Want: hadDefinitions, Limit: maxSource, Got: func(i int, d *gitx.FileDiff, old, new gitx.Text) error {
+	return &gitx.Texts{Want: hadDefinitions, Limit: maxSource, Got: func(d *gitx.FileDiff, old, new gitx.Text) error {
+		s.taking.Lock()
+		defer s.taking.Unlock()
 		if old.Partial || new.Partial {
-			s.whole = append(s.whole, i)
+			s.whole[d.RawEntry] = true
 			return nil
 		}
-		s.batch = append(s.batch, job{i, *d, old, new})
+		s.batch = append(s.batch, job{d.RawEntry, old, new})
 		if s.bytes += len(old.Data) + len(new.Data); len(s.batch) == batchFiles || s.bytes >= batchBytes {
 			s.send()
 		}
@@ -87,6 +91,7 @@ const (
 	batchBytes = 256 << 10
 )
 
+// send hands the batch to the workers (under s.taking while texts come in).
 func (s *definitions) send() {
 	if len(s.batch) > 0 {
 		s.jobs <- s.batch
@@ -104,7 +109,7 @@ func isFile(mode uint32) bool { return mode == gitx.ModeRegular || mode == gitx.
 // compare reads a file's definitions before and after, within the parse
 // budget: in the language of its old name, since a rename does not change
 // what the text defines.
-func (s *definitions) compare(d *gitx.FileDiff, old, new gitx.Text) *symbols.File {
+func (s *definitions) compare(d *gitx.RawEntry, old, new gitx.Text) *symbols.File {
 	n := min(int64(len(old.Data)+len(new.Data)), parseBudget)
 	s.parsing.Acquire(context.Background(), n) // cannot fail: no deadline, never more than the budget
 	defer s.parsing.Release(n)
@@ -140,7 +145,7 @@ func (s *definitions) finish(ctx context.Context, repo *gitx.Repo, diffs []gitx.
 	if err != nil {
 		return nil, err
 	}
-	if err := s.readWhole(ctx, repo, diffs); err != nil {
+	if err := s.readWhole(ctx, repo); err != nil {
 		return nil, err
 	}
 	if s.anyGone() {
@@ -150,7 +155,7 @@ func (s *definitions) finish(ctx context.Context, repo *gitx.Repo, diffs []gitx.
 	}
 	files := make([]*symbols.File, len(diffs))
 	for i := range diffs {
-		if files[i] = s.files[i]; files[i] == nil {
+		if files[i] = s.files[diffs[i].RawEntry]; files[i] == nil {
 			files[i] = &symbols.File{Path: diffs[i].Path}
 		}
 	}
@@ -159,18 +164,19 @@ func (s *definitions) finish(ctx context.Context, repo *gitx.Repo, diffs []gitx.
 
 // readWhole compares the files whose patch did not hold their texts whole (a
 // line longer than the patch scanner keeps), from their blobs.
-func (s *definitions) readWhole(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDiff) error {
+func (s *definitions) readWhole(ctx context.Context, repo *gitx.Repo) error {
+	var entries []gitx.RawEntry
 	var oids []string
-	for _, i := range s.whole {
-		oids = append(oids, diffs[i].OldOID, diffs[i].NewOID)
+	for e := range s.whole {
+		entries, oids = append(entries, e), append(oids, e.OldOID, e.NewOID)
 	}
 	texts := make([]gitx.Text, len(oids))
 	err := repo.BlobTexts(ctx, present(oids), maxSource, collect(oids, texts))
 	if err != nil {
 		return err
 	}
-	for k, i := range s.whole {
-		s.files[i] = s.compare(&diffs[i], texts[2*k], texts[2*k+1])
+	for k, e := range entries {
+		s.files[e] = s.compare(&e, texts[2*k], texts[2*k+1])
 	}
 	return nil
 }
@@ -178,21 +184,21 @@ func (s *definitions) readWhole(ctx context.Context, repo *gitx.Repo, diffs []gi
 // readDestinations reads the Python and Go files that had nothing before the
 // change (added, copied, or not source before): where definitions may have gone.
 func (s *definitions) readDestinations(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDiff) error {
-	var idx []int
+	var entries []gitx.RawEntry
 	var oids []string
 	for i := range diffs {
-		d := &diffs[i]
-		if s.files[i] == nil && !hadDefinitions(&d.RawEntry) && d.Status != 'D' && isFile(d.NewMode) && symbols.LanguageOf(d.Path) != symbols.None {
-			idx, oids = append(idx, i), append(oids, d.NewOID)
+		e := diffs[i].RawEntry
+		if s.files[e] == nil && !hadDefinitions(&e) && e.Status != 'D' && isFile(e.NewMode) && symbols.LanguageOf(e.Path) != symbols.None {
+			entries, oids = append(entries, e), append(oids, e.NewOID)
 		}
 	}
 	texts := make([]gitx.Text, len(oids))
 	if err := repo.BlobTexts(ctx, oids, maxSource, collect(oids, texts)); err != nil {
 		return err
 	}
-	for k, i := range idx {
-		lang := symbols.LanguageOf(diffs[i].Path)
-		s.files[i] = symbols.CompareFile(diffs[i].Path, lang, symbols.Side{}, side(texts[k], lang, true))
+	for k, e := range entries {
+		lang := symbols.LanguageOf(e.Path)
+		s.files[e] = symbols.CompareFile(e.Path, lang, symbols.Side{}, side(texts[k], lang, true))
 	}
 	return nil
 }

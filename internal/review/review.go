@@ -25,18 +25,12 @@ type Target struct {
 // Staged is the change a commit of the index would make: the tree `git write-tree`
 // writes (from GIT_INDEX_FILE in hooks) against HEAD, or the empty tree.
 func Staged(ctx context.Context, repo *gitx.Repo) (Target, error) {
-	var tree string
-	var werr error
-	done := make(chan struct{})
-	go func() { // two git processes at once: both are on the hook's hot path
-		tree, werr = repo.WriteTree(ctx)
-		close(done)
-	}()
-	head, ok, err := repo.Head(ctx)
-	<-done
-	if werr != nil {
-		return Target{}, werr
+	// both are on every commit hook's path: read in process when they can be
+	tree, err := repo.IndexTree(ctx)
+	if err != nil {
+		return Target{}, err
 	}
+	head, ok, err := repo.Head(ctx)
 	if err != nil {
 		return Target{}, err
 	}

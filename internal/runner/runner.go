@@ -57,6 +57,8 @@ type Spec struct {
 	// Select runs only these tests: pytest node ids or files; for go, test
 	// names (their top-level function). Empty runs the whole command.
 	Select []string
+	// Packages, for go, replace the package patterns of a go test command.
+	Packages []string
 }
 
 // Result is what a run proved.
@@ -121,6 +123,9 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	case "go":
 		if !containsArg(argv, "-json") {
 			argv = withJSON(argv)
+		}
+		if len(s.Packages) > 0 {
+			argv = withGoPackages(argv, s.Packages)
 		}
 		if len(s.Select) > 0 {
 			argv = withGoRun(argv, s.Select)
@@ -189,6 +194,44 @@ func withGoRun(argv, ids []string) []string {
 		return append(argv[:2:2], append([]string{run}, argv[2:]...)...)
 	}
 	return append(argv, run)
+}
+
+// goValueFlags are go test's (and go build's) flags whose value may be the next
+// argument, which is then not a package.
+var goValueFlags = map[string]bool{
+	"-run": true, "-skip": true, "-bench": true, "-benchtime": true, "-count": true, "-cpu": true,
+	"-parallel": true, "-timeout": true, "-tags": true, "-p": true, "-o": true, "-exec": true,
+	"-coverprofile": true, "-covermode": true, "-coverpkg": true, "-cpuprofile": true, "-memprofile": true,
+	"-blockprofile": true, "-mutexprofile": true, "-outputdir": true, "-trace": true, "-ldflags": true,
+	"-gcflags": true, "-asmflags": true, "-mod": true, "-modfile": true, "-vet": true, "-fuzz": true,
+	"-fuzztime": true, "-shuffle": true, "-C": true, "-overlay": true, "-pkgdir": true, "-toolexec": true,
+}
+
+// withGoPackages replaces the package patterns of "go test [flags] [packages]
+// [-args ...]" with pkgs; another command is left as it is.
+func withGoPackages(argv, pkgs []string) []string {
+	if len(argv) < 2 || (argv[0] != "go" && !strings.HasSuffix(argv[0], "/go")) || argv[1] != "test" {
+		return argv
+	}
+	out := append([]string{}, argv[:2]...)
+	rest := argv[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "-args":
+			out = append(append(out, pkgs...), rest[i:]...)
+			return out
+		case strings.HasPrefix(a, "-"):
+			out = append(out, a)
+			if !strings.Contains(a, "=") && goValueFlags["-"+strings.TrimLeft(a, "-")] {
+				if i+1 < len(rest) {
+					i++
+					out = append(out, rest[i])
+				}
+			}
+		}
+	}
+	return append(out, pkgs...)
 }
 
 // withJSON adds -json right after "go test", or at the end of another command.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -328,5 +329,25 @@ func TestWithGoRun(t *testing.T) {
 	want := []string{"go", "test", "-run=^(TestX|TestY)$", "-json", "./..."}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestWithGoPackages(t *testing.T) {
+	pkgs := []string{"./calc", "./other"}
+	tests := []struct {
+		argv, want []string
+	}{
+		{[]string{"go", "test", "./..."}, []string{"go", "test", "./calc", "./other"}},
+		{[]string{"go", "test", "-count", "1", "-tags", "integration", "./...", "example.com/x"}, []string{"go", "test", "-count", "1", "-tags", "integration", "./calc", "./other"}},
+		{[]string{"go", "test", "-count=1", "-v", "./pkg/..."}, []string{"go", "test", "-count=1", "-v", "./calc", "./other"}},
+		{[]string{"go", "test", "--timeout", "5m", "./...", "-args", "-update"}, []string{"go", "test", "--timeout", "5m", "./calc", "./other", "-args", "-update"}},
+		{[]string{"/usr/local/go/bin/go", "test"}, []string{"/usr/local/go/bin/go", "test", "./calc", "./other"}},
+		{[]string{"make", "test"}, []string{"make", "test"}},
+		{[]string{"go", "vet", "./..."}, []string{"go", "vet", "./..."}},
+	}
+	for _, tt := range tests {
+		if got := withGoPackages(tt.argv, pkgs); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("withGoPackages(%q) = %q, want %q", tt.argv, got, tt.want)
+		}
 	}
 }

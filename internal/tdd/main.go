@@ -25,7 +25,7 @@ type CLI struct {
 	Issue  IssueCmd  `cmd:"" help:"Draft a GitHub issue from a brief: a drafter, your edit, a reviewer, your approval, then gh files it."`
 
 	Write   WriteCmd   `cmd:"" help:"Write a file from standard input: small files at once, larger ones after a human chooses a strategy."`
-	Patch   PatchCmd   `cmd:"" help:"Apply FIND/REPLACE blocks from standard input, all or nothing."`
+	Patch   PatchCmd   `cmd:"" help:"Apply FIND/REPLACE blocks, unified diffs or Codex patches from standard input, all or nothing."`
 	Context ContextCmd `cmd:"" help:"Check files for an agent's context (no secrets, size and token budgets) and print them."`
 	Prompt  PromptCmd  `cmd:"" help:"Print an agent's instructions for one file: the whole file, or FIND/REPLACE blocks for a large one."`
 }

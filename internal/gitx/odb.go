@@ -1,0 +1,199 @@
+package gitx
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// The object database, read in process with go-git (DESIGN §2), for the reads
+// on hot paths where a git process costs more than the read: HEAD, refs and
+// commit objects in the commit hooks. Only positive answers are taken from it:
+// a name it cannot resolve, an object it cannot read, a repository it was not
+// made for (another hash, reftable, objects elsewhere) go to the git
+// executable, which has the last word. The figures that decided each use are
+// in odb_test.go's benchmarks.
+
+// unsupportedEnv are the variables with which git finds objects or refs
+// somewhere go-git does not look.
+var unsupportedEnv = []string{"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH", "GIT_NAMESPACE", "GIT_REF_PARANOIA"}
+
+var stores sync.Map // GitDir+"\x00"+CommonDir → *filesystem.Storage (nil: use git)
+
+// odb is go-git's storage for this repository, or nil when git must answer.
+func (r *Repo) odb() *filesystem.Storage {
+	if r.GitDir == "" || r.CommonDir == "" {
+		return nil
+	}
+	for _, k := range unsupportedEnv {
+		if r.getenv(k) != "" {
+			return nil
+		}
+	}
+	key := r.GitDir + "\x00" + r.CommonDir
+	if s, ok := stores.Load(key); ok {
+		st, _ := s.(*filesystem.Storage)
+		return st
+	}
+	var st *filesystem.Storage
+	if supported(r.CommonDir) {
+		fs := dotgit.NewRepositoryFilesystem(osfs.New(r.GitDir, osfs.WithBoundOS()), osfs.New(r.CommonDir, osfs.WithBoundOS()))
+		st = filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(4<<20), filesystem.Options{})
+	}
+	s, _ := stores.LoadOrStore(key, st)
+	st, _ = s.(*filesystem.Storage)
+	return st
+}
+
+// supported reports whether go-git reads this repository as git does: SHA-1
+// objects, files for refs, no object directories besides its own.
+func supported(common string) bool {
+	if _, err := os.Stat(filepath.Join(common, "reftable")); err == nil {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(common, "objects", "info", "alternates")); err == nil {
+		return false
+	}
+	cfg, err := os.ReadFile(filepath.Join(common, "config"))
+	if err != nil {
+		return false
+	}
+	// [extensions] objectFormat = sha256, refStorage, …: anything but the
+	// defaults is git's to read
+	return !containsFold(cfg, "[extensions]")
+}
+
+func containsFold(b []byte, s string) bool {
+	n := len(s)
+	for i := 0; i+n <= len(b); i++ {
+		if equalFold(b[i:i+n], s) {
+			return true
+		}
+	}
+	return false
+}
+
+func equalFold(b []byte, s string) bool {
+	for i := range len(s) {
+		c, d := b[i], s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
+}
+
+// headInProcess is HEAD's commit and its branch ("" when detached) from the
+// refs (loose or packed), ok false when go-git cannot say (unborn, or any
+// doubt). A branch names a commit: git refuses to commit on one that does not.
+func (r *Repo) headInProcess() (commit, branch string, ok bool) {
+	st := r.odb()
+	if st == nil {
+		return "", "", false
+	}
+	head, err := st.Reference(plumbing.HEAD)
+	if err != nil || head == nil {
+		return "", "", false
+	}
+	if head.Type() == plumbing.SymbolicReference {
+		branch = head.Target().String()
+		if !strings.HasPrefix(branch, "refs/heads/") {
+			return "", "", false
+		}
+	}
+	ref, err := storer.ResolveReference(st, plumbing.HEAD)
+	if err != nil || ref == nil || ref.Hash().IsZero() {
+		return "", "", false
+	}
+	return ref.Hash().String(), branch, true
+}
+
+// branchInProcess is what HEAD names, read from the HEAD file by go-git: a
+// branch (born or not), or "" when detached.
+func (r *Repo) branchInProcess() (string, bool) {
+	st := r.odb()
+	if st == nil {
+		return "", false
+	}
+	head, err := st.Reference(plumbing.HEAD)
+	switch {
+	case err != nil || head == nil:
+		return "", false
+	case head.Type() == plumbing.HashReference:
+		return "", true
+	case strings.HasPrefix(head.Target().String(), "refs/heads/"):
+		return head.Target().String(), true
+	}
+	return "", false
+}
+
+// commitsInProcess reads loose commit objects by full id; ok is false unless
+// every one was read.
+func (r *Repo) commitsInProcess(ids []string) (map[string]CommitHeader, bool) {
+	st := r.odb()
+	if st == nil {
+		return nil, false
+	}
+	out := make(map[string]CommitHeader, len(ids))
+	for _, id := range ids {
+		// go-git decodes a whole pack index to find one packed object: slower
+		// than a git process (see the benchmarks); a loose one is a file read.
+		if !isFullOID(id) || !r.isLoose(id) {
+			return nil, false
+		}
+		obj, err := st.EncodedObject(plumbing.CommitObject, plumbing.NewHash(id))
+		if err != nil {
+			return nil, false
+		}
+		rd, err := obj.Reader()
+		if err != nil {
+			return nil, false
+		}
+		raw, err := io.ReadAll(rd)
+		rd.Close()
+		if err != nil {
+			return nil, false
+		}
+		c, err := ParseCommit(raw)
+		if err != nil {
+			return nil, false
+		}
+		c.ID = id
+		out[id] = c
+	}
+	return out, true
+}
+
+// isLoose reports whether the object is a file of its own, as a commit just
+// written is.
+func (r *Repo) isLoose(id string) bool {
+	_, err := os.Stat(filepath.Join(r.CommonDir, "objects", id[:2], id[2:]))
+	return err == nil
+}
+
+func isFullOID(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

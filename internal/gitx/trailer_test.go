@@ -1,0 +1,110 @@
+package gitx
+
+import (
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const testTrailer = "Diffgate-Approved: 2026-11-24T00:00:00Z tree=abc"
+
+// interpretTrailers is git's own answer.
+func interpretTrailers(t *testing.T, msg string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "msg")
+	if err := os.WriteFile(f, []byte(msg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := exec.Command("git", "interpret-trailers", "--in-place", "--where", "end", "--if-exists", "replace",
+		"--if-missing", "add", "--trailer", testTrailer, f)
+	c.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("interpret-trailers: %v %s", err, out)
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestAppendTrailerIsGits(t *testing.T) {
+	tests := []struct {
+		name, msg string
+		ok        bool
+	}{
+		{"subject only", "add mul\n", true},
+		{"subject and body", "add mul\n\nIt multiplies.\n", true},
+		{"two-line subject", "add mul\nand div\n", true},
+		{"after other trailers", "add mul\n\nbody\n\nSigned-off-by: A <a@example.com>\n", true},
+		{"replaces its own", "add mul\n\nSigned-off-by: A\nDiffgate-Approved: 2020-01-01T00:00:00Z tree=abc\n", true},
+		{"replaces whatever the case", "add mul\n\ndiffgate-approved: old\nFixes: 1\n", true},
+		{"continuation lines", "add mul\n\nKey: value\n  more of it\nOther: x\n", true},
+		{"trailing blank lines", "add mul\n\nbody\n\n\n", true},
+		{"a colon in prose", "add mul\n\nthe rule is: it multiplies\n", true},
+		{"a subject that looks like a trailer", "Subject: like this\n", true},
+		{"a trailer-like subject and a body", "Subject: like this\n\nbody\n", true},
+		{"some trailers in a paragraph", "add mul\n\nFixes: 12\nand some prose\n", false},
+		{"comments", "add mul\n# Please enter the commit message\n", false},
+		{"another comment char", "add mul\n\n; a comment\n", false},
+		{"a patch divider", "add mul\n---\n a.txt | 1 +\n", false},
+		{"no final newline", "add mul", false},
+		{"empty", "", false},
+		{"CRLF", "add mul\r\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := AppendTrailer([]byte(tt.msg), testTrailer)
+			if ok != tt.ok {
+				t.Fatalf("ok = %v, want %v (%q)", ok, tt.ok, got)
+			}
+			if ok {
+				if want := interpretTrailers(t, tt.msg); string(got) != want {
+					t.Errorf("got\n%q\ngit interpret-trailers\n%q", got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestAppendTrailerRandom: for messages made of likely lines, whenever
+// AppendTrailer answers, its answer is git's.
+func TestAppendTrailerRandom(t *testing.T) {
+	pool := []string{"", "", "fix the thing", "Signed-off-by: A <a@b>", "Fixes: #1", "Diffgate-Approved: x",
+		"prose: with a colon", "  continued", "Co-authored-by: B", "more prose", "Key : spaced", "x",
+		"Key:nospace", "Two:  spaces", "Trailing: space ", "\tTabbed", "diffgate-approved: y", "a b: c"}
+	r := rand.New(rand.NewPCG(1, 2))
+	answered := 0
+	for i := 0; i < 300; i++ {
+		n := 1 + r.IntN(7)
+		lines := []string{"subject"}
+		for j := 0; j < n; j++ {
+			lines = append(lines, pool[r.IntN(len(pool))])
+		}
+		msg := strings.Join(lines, "\n") + "\n"
+		got, ok := AppendTrailer([]byte(msg), testTrailer)
+		if !ok {
+			continue
+		}
+		answered++
+		if want := interpretTrailers(t, msg); string(got) != want {
+			t.Fatalf("message %q:\ngot  %q\ngit  %q", msg, got, want)
+		}
+	}
+	if answered < 80 {
+		t.Errorf("only %d of 300 answered in process", answered)
+	}
+}
+
+func FuzzAppendTrailer(f *testing.F) {
+	f.Add([]byte("subject\n\nbody\n\nA: b\n"))
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		out, ok := AppendTrailer(msg, testTrailer)
+		if ok && !strings.Contains(string(out), testTrailer+"\n") {
+			t.Fatalf("trailer missing from %q", out)
+		}
+	})
+}
