@@ -52,23 +52,10 @@ func Statements(lines []string) ([]Stmt, error) {
 	return out, nil
 }
 
-// Outline is Parse without the code, read from the source text itself: what
-// a reader of definitions needs, in a few allocations (the diff gate outlines
-// every Python file a change touches).
-func Outline(src string) ([]Stmt, error) {
-	stmts := make([]Stmt, 0, strings.Count(src, "\n")/2+1)
-	err := scan(&cursor{text: src, fromText: true}, false, func(s Stmt) error {
-		stmts = append(stmts, s)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return stmts, checkIndent(stmts)
-}
-
-// Walk hands each statement of the outline to visit as it is read, and stops
-// at the first error: what Outline finds, without holding it.
+// Walk hands each statement of src to visit as it is read, without its code,
+// and stops at the first error: Parse's statements and verdict, read from the
+// text in a few allocations, without holding them (the diff gate walks every
+// Python file a change touches).
 func Walk(src string, visit func(Stmt)) error {
 	var in indents
 	return scan(&cursor{text: src, fromText: true}, false, func(s Stmt) error {
