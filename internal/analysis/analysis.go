@@ -1,11 +1,13 @@
 // Package analysis applies the diff gate's rules (seed 000, DESIGN §4) to the line
-// counts of a change: what was mostly rewritten, replaced or lost.
+// counts and lost definitions of a change: what was mostly rewritten, replaced or lost.
 package analysis
 
 import (
 	"encoding/base64"
 	"math"
 	"unicode/utf8"
+
+	"github.com/git-tdd/git-tdd/internal/symbols"
 )
 
 // Status is how a file changed.
@@ -26,12 +28,15 @@ type Reason string
 
 // The reasons a file is flagged, most serious first.
 const (
-	ReasonNone      Reason = ""
-	ReasonDeleted   Reason = "deleted"
-	ReasonReplaced  Reason = "replaced"
-	ReasonChanged   Reason = "changed"
-	ReasonBinary    Reason = "binary"
-	ReasonSubmodule Reason = "submodule"
+	ReasonNone     Reason = ""
+	ReasonDeleted  Reason = "deleted"
+	ReasonReplaced Reason = "replaced"
+	// ReasonRemovedDefinitions: a Python or Go definition is gone, neither
+	// moved nor renamed.
+	ReasonRemovedDefinitions Reason = "removed definitions"
+	ReasonChanged            Reason = "changed"
+	ReasonBinary             Reason = "binary"
+	ReasonSubmodule          Reason = "submodule"
 )
 
 // Change is the input for one file: what git measured.
@@ -45,6 +50,7 @@ type Change struct {
 	LinesBefore int64 // lines of the old blob
 	Added       int64
 	Deleted     int64
+	Symbols     symbols.Verdict // what became of its definitions
 }
 
 // Rules are the thresholds; the zero value is not useful, start from Defaults.
@@ -52,10 +58,12 @@ type Rules struct {
 	ChangeRatioThreshold float64 // requires_review when change_ratio is strictly greater
 	ReplacementRatio     float64 // is_replacement when change_ratio is strictly greater, and
 	// the file shrank below half its size
+	Symbols       bool     // compare the definitions of Python and Go files
+	SymbolsIgnore []string // globs of definition names left out
 }
 
-// Defaults are the seed's constants: 0.5 and 0.8.
-var Defaults = Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8}
+// Defaults are the seed's constants, 0.5 and 0.8, and the code-aware rule on.
+var Defaults = Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: true}
 
 // FileReport is the seed's FileChangeReport for one file.
 type FileReport struct {
@@ -73,6 +81,11 @@ type FileReport struct {
 	IsReplacement  bool    `json:"is_replacement"`
 	RequiresReview bool    `json:"requires_review"`
 	Reason         Reason  `json:"reason"`
+	// The code-aware rule's findings; never null.
+	RemovedSymbols []symbols.Ref    `json:"removed_symbols"`
+	MovedSymbols   []symbols.Move   `json:"moved_symbols"`
+	RenamedSymbols []symbols.Rename `json:"renamed_symbols"`
+	SymbolsNote    string           `json:"symbols_note"` // why definitions were not compared, or cannot be read
 	// A path that is not valid UTF-8 cannot travel in a JSON string exactly; these
 	// carry its bytes.
 	PathBase64    string `json:"path_base64,omitempty"`
@@ -92,12 +105,15 @@ func Ratio(added, deleted, before int64) float64 {
 //     unless added, with line counts 0;
 //   - otherwise requires_review = change_ratio > threshold, and is_replacement =
 //     change_ratio > replacement ratio and lines_after < lines_before / 2;
-//   - a mode-only change has ratio 0.
+//   - a mode-only change has ratio 0;
+//   - a removed definition flags a file whatever its ratio.
 func Analyze(c Change, r Rules) FileReport {
 	f := FileReport{
 		Path: c.Path, OldPath: c.OldPath, Status: c.Status, Binary: c.Binary,
 		Submodule: c.Submodule, ModeChanged: c.ModeChanged,
 		PathBase64: rawBytes(c.Path), OldPathBase64: rawBytes(c.OldPath),
+		RemovedSymbols: nonNil(c.Symbols.Removed), MovedSymbols: nonNil(c.Symbols.Moved),
+		RenamedSymbols: nonNil(c.Symbols.Renamed), SymbolsNote: c.Symbols.Note,
 	}
 	if c.Binary || c.Submodule {
 		f.Reason = flagOpaque(c)
@@ -125,6 +141,8 @@ func Analyze(c Change, r Rules) FileReport {
 	switch {
 	case f.IsReplacement:
 		f.RequiresReview, f.Reason = true, ReasonReplaced
+	case len(f.RemovedSymbols) > 0:
+		f.RequiresReview, f.Reason = true, ReasonRemovedDefinitions
 	case ratio > r.ChangeRatioThreshold:
 		f.RequiresReview, f.Reason = true, ReasonChanged
 	}
@@ -187,6 +205,14 @@ func (r *Report) FlaggedFiles() []FileReport {
 		}
 	}
 	return out
+}
+
+// nonNil keeps an empty list a list in JSON.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 func rawBytes(p string) string {

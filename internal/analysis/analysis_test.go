@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/git-tdd/git-tdd/internal/symbols"
 )
 
 func TestAnalyze(t *testing.T) {
@@ -132,4 +134,41 @@ func FuzzAnalyze(f *testing.F) {
 			t.Fatalf("requires_review %v with ratio %v", got.RequiresReview, got.ChangeRatio)
 		}
 	})
+}
+
+// The code-aware rule: a file that lost a definition needs review whatever its
+// ratio; moved and renamed ones are information.
+func TestAnalyzeSymbols(t *testing.T) {
+	lost := symbols.Verdict{Removed: []symbols.Ref{{Name: "load_state", Kind: "def"}, {Name: "Cache", Kind: "class"}}}
+	moved := symbols.Verdict{Moved: []symbols.Move{{Name: "f", Kind: "def", To: "b.py"}}, Renamed: []symbols.Rename{{Name: "g", Kind: "def", NewName: "h"}}}
+	tests := []struct {
+		name   string
+		in     Change
+		review bool
+		reason Reason
+	}{
+		{"three functions removed at 3%", Change{Status: Modified, LinesBefore: 2000, Deleted: 60, Symbols: lost}, true, ReasonRemovedDefinitions},
+		{"over the ratio too: the removal says more", Change{Status: Modified, LinesBefore: 100, Added: 30, Deleted: 30, Symbols: lost}, true, ReasonRemovedDefinitions},
+		{"a replacement stays a replacement", Change{Status: Modified, LinesBefore: 270, Added: 56, Deleted: 270, Symbols: lost}, true, ReasonReplaced},
+		{"a deleted file stays deleted", Change{Status: Deleted, LinesBefore: 10, Deleted: 10, Symbols: lost}, true, ReasonDeleted},
+		{"a renamed file that lost one", Change{Status: Renamed, OldPath: "a.py", LinesBefore: 100, Added: 1, Deleted: 3, Symbols: lost}, true, ReasonRemovedDefinitions},
+		{"moved and renamed are not flagged", Change{Status: Modified, LinesBefore: 2000, Deleted: 60, Symbols: moved}, false, ReasonNone},
+		{"a note alone is not flagged", Change{Status: Modified, LinesBefore: 10, Added: 1, Symbols: symbols.Verdict{Note: "the old version does not parse"}}, false, ReasonNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.in.Path = "m.py"
+			got := Analyze(tt.in, Defaults)
+			if got.RequiresReview != tt.review || got.Reason != tt.reason {
+				t.Errorf("requires_review=%v reason=%q, want %v %q", got.RequiresReview, got.Reason, tt.review, tt.reason)
+			}
+			if len(got.RemovedSymbols) != len(tt.in.Symbols.Removed) || len(got.MovedSymbols) != len(tt.in.Symbols.Moved) ||
+				len(got.RenamedSymbols) != len(tt.in.Symbols.Renamed) || got.SymbolsNote != tt.in.Symbols.Note {
+				t.Errorf("the lists are not carried: %+v", got)
+			}
+		})
+	}
+	if f := Analyze(Change{Path: "a.txt", Status: Modified, LinesBefore: 3, Added: 1}, Defaults); f.RemovedSymbols == nil || f.MovedSymbols == nil || f.RenamedSymbols == nil {
+		t.Errorf("the lists are empty, never null, in JSON: %+v", f)
+	}
 }

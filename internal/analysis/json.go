@@ -65,6 +65,7 @@ func (f *FileReport) appendJSON(b []byte) []byte {
 	b = appendBool(append(b, `,"is_replacement":`...), f.IsReplacement)
 	b = appendBool(append(b, `,"requires_review":`...), f.RequiresReview)
 	b = appendString(append(b, `,"reason":`...), string(f.Reason))
+	b = f.appendSymbols(b)
 	if f.PathBase64 != "" {
 		b = appendString(append(b, `,"path_base64":`...), f.PathBase64)
 	}
@@ -72,6 +73,39 @@ func (f *FileReport) appendJSON(b []byte) []byte {
 		b = appendString(append(b, `,"old_path_base64":`...), f.OldPathBase64)
 	}
 	return append(b, '}')
+}
+
+func (f *FileReport) appendSymbols(b []byte) []byte {
+	b = append(b, `,"removed_symbols":[`...)
+	for i, r := range f.RemovedSymbols {
+		b = appendRef(comma(b, i), r.Name, r.Kind)
+		b = append(b, '}')
+	}
+	b = append(b, `],"moved_symbols":[`...)
+	for i, m := range f.MovedSymbols {
+		b = appendRef(comma(b, i), m.Name, m.Kind)
+		b = append(appendString(append(b, `,"to":`...), m.To), '}')
+	}
+	b = append(b, `],"renamed_symbols":[`...)
+	for i, r := range f.RenamedSymbols {
+		b = appendRef(comma(b, i), r.Name, r.Kind)
+		b = append(appendString(append(b, `,"new_name":`...), r.NewName), '}')
+	}
+	b = append(b, ']')
+	return appendString(append(b, `,"symbols_note":`...), f.SymbolsNote)
+}
+
+// appendRef opens a definition's object with its name and kind.
+func appendRef(b []byte, name, kind string) []byte {
+	b = appendString(append(b, `{"name":`...), name)
+	return appendString(append(b, `,"kind":`...), kind)
+}
+
+func comma(b []byte, i int) []byte {
+	if i > 0 {
+		return append(b, ',')
+	}
+	return b
 }
 
 func appendBool(b []byte, v bool) []byte {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/git-tdd/git-tdd/internal/symbols"
 )
 
 // WriteJSON is the same document encoding/json writes.
@@ -16,6 +18,12 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 			{Path: "caf\xe9", OldPath: "old\x01", Status: Renamed, LinesBefore: 270, Added: 56, Deleted: 270},
 			{Path: "gone", OldPath: "gone", Status: Deleted, LinesBefore: 1, Deleted: 1},
 			{Path: "b.bin", OldPath: "b.bin", Status: Modified, Binary: true},
+			{Path: "m.py", OldPath: "m.py", Status: Modified, LinesBefore: 2000, Deleted: 60, Symbols: symbols.Verdict{
+				Removed: []symbols.Ref{{Name: "load_state", Kind: "def"}, {Name: "Cache\"<", Kind: "class"}},
+				Moved:   []symbols.Move{{Name: "f", Kind: "def", To: "caf\xe9/b.py"}},
+				Renamed: []symbols.Rename{{Name: "g", Kind: "def", NewName: "h"}},
+				Note:    "the new version does not parse (line 1: \"x\")",
+			}},
 		}, Defaults),
 	}
 	for _, rep := range reps {

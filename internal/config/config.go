@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"path"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -68,6 +69,12 @@ type Diffgate struct {
 	// with it, verify requires every commit to be signed by a key it lists,
 	// as committed at the range's base.
 	AllowedSigners string `toml:"allowed_signers"`
+	// Symbols turns on the code-aware rule: a Python or Go file that loses a
+	// definition needs review whatever its ratio.
+	Symbols bool `toml:"symbols"`
+	// SymbolsIgnore are globs of definition names the rule leaves out
+	// ("test_*", "_*"), matched against the name and its last part.
+	SymbolsIgnore []string `toml:"symbols_ignore"`
 }
 
 // Write holds the safe-write rules.
@@ -162,7 +169,7 @@ func Default() *Config {
 			TestPaths: []string{"tests/**", "**/test_*.py", "**/*_test.py", "**/*_test.go"},
 		},
 		Worktree: Worktree{Dir: "../{repo}-issue-{issue}", Branch: "feat/issue-{issue}"},
-		Diffgate: Diffgate{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8},
+		Diffgate: Diffgate{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: true},
 		Write:    Write{ApprovalLines: 100, AllowForce: true},
 		Patch:    Patch{LargeLines: 500, LargeBytes: 15000},
 		Context:  Context{MaxFileBytes: 102400, MaxTokens: 200000},
@@ -317,6 +324,11 @@ func (c *Config) validate() *invalid {
 	for k := range c.Test.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
 			return bad("test.env", "%q is not a variable name", k)
+		}
+	}
+	for _, g := range c.Diffgate.SymbolsIgnore {
+		if _, err := path.Match(g, ""); err != nil {
+			return bad("diffgate.symbols_ignore", "%q is not a valid glob", g)
 		}
 	}
 	for i, s := range c.Worktree.Setup {

@@ -117,3 +117,22 @@ func TestOverrideAgent(t *testing.T) {
 		t.Error("an invalid mode")
 	}
 }
+
+func TestDiffgateSymbols(t *testing.T) {
+	c, err := Parse(nil, FileName)
+	if err != nil || !c.Diffgate.Symbols || len(c.Diffgate.SymbolsIgnore) != 0 {
+		t.Fatalf("defaults: symbols %v, symbols_ignore %q, %v", c.Diffgate.Symbols, c.Diffgate.SymbolsIgnore, err)
+	}
+	c, err = Parse([]byte("[diffgate]\nsymbols = false\nsymbols_ignore = [\"test_*\", \"_*\"]\n"), FileName)
+	if err != nil || c.Diffgate.Symbols || strings.Join(c.Diffgate.SymbolsIgnore, " ") != "test_* _*" {
+		t.Errorf("set: %+v, %v", c.Diffgate, err)
+	}
+	_, err = Parse([]byte("[diffgate]\n\nsymbols_ignore = [\"ok\", \"[a-\"]\n"), FileName)
+	if err == nil || err.Error() != `.git-tdd.toml:3: diffgate.symbols_ignore: "[a-" is not a valid glob` {
+		t.Errorf("a broken glob: %v", err)
+	}
+	_, err = Parse([]byte("[diffgate]\nsymbol = true\n"), FileName)
+	if err == nil || !strings.Contains(err.Error(), `did you mean "diffgate.symbols"?`) {
+		t.Errorf("a mistyped key: %v", err)
+	}
+}

@@ -29,6 +29,8 @@ func ManPage(w io.Writer) error {
 
 For each staged file it measures lines_before, lines_after, lines_added and lines_deleted; change_ratio = (added + deleted) / max(lines_before, 1). A file requires review when change_ratio > 0.5 (strictly; [diffgate] change_ratio_threshold); it is a replacement when change_ratio > 0.8 and lines_after < lines_before / 2. A deleted file always requires review; an added or copied file never does. A modified binary file or a moved submodule requires review with line counts 0. A mode-only change has ratio 0.
 
+It reads code too. For Python (def, async def and class, at module level and inside classes) and Go (func, methods named by receiver type, type, and top-level var and const by name), a definition that a modified, renamed or deleted file had before the change and has not after is removed, and the file requires review whatever its ratio (reason "removed definitions"; the review says REMOVED: <path>: def load_state, class Cache above its diff). It is not removed when the same file gained one of the same kind under a new name with exactly the same body (renamed), or another file of the change, in the same language, gained one of the same kind and name that keeps at least 80% of its body's lines (moved): a stub of the same name elsewhere hides nothing. report --json lists removed_symbols, moved_symbols (with to, the path) and renamed_symbols (with new_name) for each file, and symbols_note when its definitions were not compared: an old version that does not parse, or is over 1 MiB (512 KiB for Go), leaves the file to the ratio; a new version that does not parse, or grew over that size, loses every definition it had. [diffgate] symbols = false turns this off; symbols_ignore = ["test_*", "_*"] leaves out names that match a glob.
+
 The answer is read from the controlling terminal (/dev/tty), never from standard input, and typeahead is discarded before the prompt. An APPROVE is bound to the tree id of the staged content and the commit it was reviewed on: staging anything else needs a new review, and a commit of that tree consumes it.`,
 		Sections: []manpage.Section{
 			{Title: "HOOKS", Body: `git diffgate install writes shims into the directory git runs hooks from (git rev-parse --git-path hooks, which follows core.hooksPath and serves every linked worktree):
@@ -46,7 +48,7 @@ Under --strict, a rebase stops when it would move the branch; review the move wi
 
 $(git rev-parse --git-common-dir)/tdd/audit.jsonl has a JSON line for every approval, rejection and refusal.
 
-.git-tdd.toml at the top of the repository sets [diffgate] change_ratio_threshold and replacement_ratio; it is read as committed in HEAD, so an uncommitted change to it does not loosen the gate.`},
+.git-tdd.toml at the top of the repository sets [diffgate] change_ratio_threshold, replacement_ratio, symbols and symbols_ignore; it is read as committed in HEAD, so an uncommitted change to it does not loosen the gate.`},
 			{Title: "ENVIRONMENT", Body: `- GIT_TDD_AUTO=1 acts as --auto: never prompt, fail closed.
 - NO_COLOR, TERM=dumb and CLICOLOR_FORCE decide colour after --color.
 - GIT_TDD_TRACE=1 logs every git call and its duration on standard error.`},

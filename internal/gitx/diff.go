@@ -42,15 +42,12 @@ const wholeFile = "--unified=2147483647"
 // at once (see diffSharded). The parsed patch must account for every file of
 // the listing: a mismatch is an error, never "no changes".
 func (r *Repo) DiffTrees(ctx context.Context, base, tree string) ([]FileDiff, error) {
-	if diffs, ok, err := r.diffSharded(ctx, base, tree); ok || err != nil {
-		return diffs, err
-	}
-	return r.diffWhole(ctx, base, tree, nil)
+	return r.DiffTreesTexts(ctx, base, tree, nil)
 }
 
-// diffWhole is DiffTrees in one diff-tree, limited to the literal pathspecs
-// when there are any.
-func (r *Repo) diffWhole(ctx context.Context, base, tree string, pathspecs []string) ([]FileDiff, error) {
+// diffWhole is DiffTreesTexts in one diff-tree, limited to the literal
+// pathspecs when there are any.
+func (r *Repo) diffWhole(ctx context.Context, base, tree string, pathspecs []string, texts *Texts) ([]FileDiff, error) {
 	args := append([]string{"diff-tree", "-z", "--raw", "--no-abbrev"}, diffOptions...)
 	args = append(append(args, patchOptions...), wholeFile, base, tree)
 	if pathspecs != nil {
@@ -66,7 +63,7 @@ func (r *Repo) diffWhole(ctx context.Context, base, tree string, pathspecs []str
 		for i := range raw {
 			p.diffs[i].RawEntry = raw[i]
 		}
-		return ScanPatch(out, Visitor{Done: p.section})
+		return ScanPatch(out, p.visitor(texts))
 	})
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ const maxPathspecBytes = 256 << 10
 // across directories keeps them in one shard. The shards together must give
 // exactly that listing (rename detection on fewer files can pair differently,
 // and so can a rename limit): otherwise ok is false and one diff-tree runs.
-func (r *Repo) diffSharded(ctx context.Context, base, tree string) (diffs []FileDiff, ok bool, err error) {
+func (r *Repo) diffSharded(ctx context.Context, base, tree string, texts *Texts) (diffs []FileDiff, ok bool, err error) {
 	cores := runtime.GOMAXPROCS(0)
 	if cores < 2 {
 		return nil, false, nil
@@ -44,7 +44,7 @@ func (r *Repo) diffSharded(ctx context.Context, base, tree string) (diffs []File
 	lit := r.WithEnv("GIT_LITERAL_PATHSPECS=1")
 	var wg sync.WaitGroup
 	for i, specs := range shards {
-		wg.Go(func() { results[i], errs[i] = lit.diffWhole(ctx, base, tree, specs) })
+		wg.Go(func() { results[i], errs[i] = lit.diffWhole(ctx, base, tree, specs, texts) })
 	}
 	wg.Wait()
 	for _, e := range errs {

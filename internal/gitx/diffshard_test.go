@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -77,13 +78,32 @@ func TestDiffShardedIsWhole(t *testing.T) {
 	}
 	tree := strings.TrimSpace(r.git("write-tree"))
 	base := strings.TrimSpace(r.git("rev-parse", "HEAD"))
-	sharded, ok, err := repo.diffSharded(ctx, base, tree)
+	// the texts come from the shards, at once, as they come from one diff
+	collect := func() (*Texts, map[string]string) {
+		var mu sync.Mutex
+		got := map[string]string{}
+		return &Texts{Want: func(*RawEntry) bool { return true }, Got: func(d *FileDiff, old, new Text) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if _, twice := got[d.Path]; twice {
+				t.Errorf("%s: texts handed over twice", d.Path)
+			}
+			got[d.Path] = string(old.Data) + "|" + string(new.Data)
+			return nil
+		}}, got
+	}
+	shardTexts, fromShards := collect()
+	sharded, ok, err := repo.diffSharded(ctx, base, tree, shardTexts)
 	if err != nil || !ok {
 		t.Fatalf("not sharded: %v %v", ok, err)
 	}
-	whole, err := repo.diffWhole(ctx, base, tree, nil)
+	wholeTexts, fromWhole := collect()
+	whole, err := repo.diffWhole(ctx, base, tree, nil, wholeTexts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fromShards, fromWhole) || len(fromWhole) < 600 {
+		t.Errorf("the shards handed over %d texts, one diff %d", len(fromShards), len(fromWhole))
 	}
 	if !reflect.DeepEqual(sharded, whole) {
 		for i := range whole {

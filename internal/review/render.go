@@ -109,9 +109,39 @@ func (pr *Printer) Summary(rep *analysis.Report) {
 	fmt.Fprintln(pr.W)
 	if len(rep.Flagged) == 0 {
 		fmt.Fprintln(pr.W, pr.P.Green("No file needs special review: nothing was mostly rewritten, replaced or deleted."))
+	} else {
+		pr.Banner(rep)
+	}
+	pr.Definitions(rep)
+}
+
+// Definitions lists, as information, the definitions that moved or were
+// renamed, and the files whose definitions were not compared.
+func (pr *Printer) Definitions(rep *analysis.Report) {
+	var moved, skipped []string
+	for _, f := range rep.Files {
+		for _, m := range f.MovedSymbols {
+			moved = append(moved, fmt.Sprintf("%s moved from %s to %s", symbol(m.Kind, m.Name), term.Path(f.Path), term.Path(m.To)))
+		}
+		for _, r := range f.RenamedSymbols {
+			moved = append(moved, fmt.Sprintf("%s renamed to %s in %s", symbol(r.Kind, r.Name), term.Line(r.NewName, 0), term.Path(f.Path)))
+		}
+		if f.SymbolsNote != "" && !f.RequiresReview {
+			skipped = append(skipped, term.Path(f.Path)+": "+term.Line(f.SymbolsNote, 0))
+		}
+	}
+	pr.list("Definitions moved or renamed, nothing lost:", moved)
+	pr.list("Definitions not compared:", skipped)
+}
+
+func (pr *Printer) list(title string, lines []string) {
+	if len(lines) == 0 {
 		return
 	}
-	pr.Banner(rep)
+	fmt.Fprintln(pr.W, title)
+	for _, l := range lines {
+		fmt.Fprintln(pr.W, "  "+l)
+	}
 }
 
 // Stat prints one line a file with a bar, like git diff --stat, and a tag on the
@@ -154,7 +184,7 @@ func (pr *Printer) Stat(rep *analysis.Report) {
 func (pr *Printer) Banner(rep *analysis.Report) {
 	rule := strings.Repeat("=", min(max(pr.Width, 40), 78))
 	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
-	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted or not measurable in lines\n",
+	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted, lost definitions or not measurable in lines\n",
 		pr.P.Yellow("WARNING:"), len(rep.Flagged), len(rep.Files), term.Pick(int64(len(rep.Files)), "file", "files"),
 		term.Pick(int64(len(rep.Flagged)), "needs", "need"))
 	for _, f := range rep.FlaggedFiles() {
@@ -163,9 +193,22 @@ func (pr *Printer) Banner(rep *analysis.Report) {
 	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
 }
 
-// Warning prints a flagged file's headline and its line counts.
+// Warning prints a flagged file's headline, the definitions it lost and what
+// else became of its definitions, and its line counts.
 func (pr *Printer) Warning(f analysis.FileReport) {
 	fmt.Fprintln(pr.W, pr.headline(f))
+	if f.Reason != analysis.ReasonRemovedDefinitions && len(f.RemovedSymbols) > 0 {
+		fmt.Fprintln(pr.W, pr.removed(f))
+	}
+	for _, m := range f.MovedSymbols {
+		fmt.Fprintf(pr.W, "  %s moved to %s\n", symbol(m.Kind, m.Name), term.Path(m.To))
+	}
+	for _, r := range f.RenamedSymbols {
+		fmt.Fprintf(pr.W, "  %s renamed to %s\n", symbol(r.Kind, r.Name), term.Line(r.NewName, 0))
+	}
+	if f.SymbolsNote != "" {
+		fmt.Fprintln(pr.W, "  "+term.Line(f.SymbolsNote, 0))
+	}
 	if f.Binary || f.Submodule {
 		return
 	}
@@ -181,6 +224,8 @@ func (pr *Printer) headline(f analysis.FileReport) string {
 		return fmt.Sprintf("%s %s (%d → %d lines)", pr.P.Red("REPLACED:"), p, f.LinesBefore, f.LinesAfter)
 	case analysis.ReasonDeleted:
 		return fmt.Sprintf("%s %s", pr.P.Red("DELETED:"), p)
+	case analysis.ReasonRemovedDefinitions:
+		return pr.removed(f)
 	case analysis.ReasonBinary:
 		return fmt.Sprintf("%s binary file %s was changed", pr.P.Yellow("WARNING:"), p)
 	case analysis.ReasonSubmodule:
@@ -189,8 +234,22 @@ func (pr *Printer) headline(f analysis.FileReport) string {
 	return fmt.Sprintf("%s %d%% of %s was changed", pr.P.Yellow("WARNING:"), int(math.Round(f.ChangeRatio*100)), p)
 }
 
+// removed is the line that names what a file lost.
+func (pr *Printer) removed(f analysis.FileReport) string {
+	names := make([]string, len(f.RemovedSymbols))
+	for i, r := range f.RemovedSymbols {
+		names[i] = symbol(r.Kind, r.Name)
+	}
+	return fmt.Sprintf("%s %s: %s", pr.P.Red("REMOVED:"), term.Path(f.Path), strings.Join(names, ", "))
+}
+
+// symbol shows a definition as its kind and name: "def load_state".
+func symbol(kind, name string) string { return kind + " " + term.Line(name, 0) }
+
 func (pr *Printer) tag(f analysis.FileReport) string {
 	switch f.Reason {
+	case analysis.ReasonRemovedDefinitions:
+		return pr.P.Red("REMOVED")
 	case analysis.ReasonReplaced:
 		return pr.P.Red("REPLACED")
 	case analysis.ReasonDeleted:

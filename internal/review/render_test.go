@@ -8,6 +8,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/symbols"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
 
@@ -108,5 +109,71 @@ func TestTrailerFormat(t *testing.T) {
 	at := time.Date(2026, 11, 21, 13, 4, 5, 0, time.FixedZone("x", 3600))
 	if got := Trailer(at, "abc"); got != "Diffgate-Approved: 2026-11-21T12:04:05Z tree=abc" {
 		t.Errorf("%q", got)
+	}
+}
+
+func symbolsReport() *analysis.Report {
+	return analysis.Build("t", "b", []analysis.Change{
+		{Path: "big.py", OldPath: "big.py", Status: analysis.Modified, LinesBefore: 2000, Deleted: 60, Symbols: symbols.Verdict{
+			Removed: []symbols.Ref{{Name: "load_state", Kind: "def"}, {Name: "Cache", Kind: "class"}}}},
+		{Path: "state.py", OldPath: "state.py", Status: analysis.Deleted, LinesBefore: 40, Deleted: 40, Symbols: symbols.Verdict{
+			Removed: []symbols.Ref{{Name: "keep", Kind: "def"}}, Moved: []symbols.Move{{Name: "save", Kind: "def", To: "store/io.py"}}}},
+		{Path: "util.py", OldPath: "util.py", Status: analysis.Modified, LinesBefore: 100, Added: 1, Deleted: 1, Symbols: symbols.Verdict{
+			Renamed: []symbols.Rename{{Name: "helper", Kind: "def", NewName: "assist"}}}},
+		{Path: "broken.py", OldPath: "broken.py", Status: analysis.Modified, LinesBefore: 100, Added: 1, Symbols: symbols.Verdict{
+			Note: "the old version does not parse (line 3: a string is not closed); only the share of changed lines is judged"}},
+		{Path: "bad.go", OldPath: "bad.go", Status: analysis.Modified, LinesBefore: 100, Added: 1, Deleted: 1, Symbols: symbols.Verdict{
+			Removed: []symbols.Ref{{Name: "F", Kind: "func"}}, Note: "the new version does not parse (line 3: expected ')'); its definitions cannot be read"}},
+		{Path: "store/io.py", Status: analysis.Added, Added: 40},
+	}, analysis.Defaults)
+}
+
+// The code-aware rule in the review: what was removed heads the file's warning,
+// what moved or was renamed is information, and so is a file not compared.
+func TestSymbolsInTheReview(t *testing.T) {
+	var buf bytes.Buffer
+	pr := &Printer{W: &buf, Width: 100}
+	rep := symbolsReport()
+	pr.Summary(rep)
+	for _, f := range rep.FlaggedFiles() {
+		pr.Warning(f)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		" big.py      | 60 " + strings.Repeat("-", 60) + "  REMOVED\n",
+		"WARNING: 3 of 6 files need review",
+		"  REMOVED: big.py: def load_state, class Cache\n",
+		"  DELETED: state.py\n",
+		"REMOVED: bad.go: func F\n",
+		"Definitions moved or renamed, nothing lost:\n",
+		"  def save moved from state.py to store/io.py\n",
+		"  def helper renamed to assist in util.py\n",
+		"Definitions not compared:\n",
+		"  broken.py: the old version does not parse (line 3: a string is not closed); only the share of changed lines is judged\n",
+		// above each flagged file's diff
+		"REMOVED: big.py: def load_state, class Cache\n  lines before: 2000, after: 1940 (+0 -60, change ratio 0.03)\n",
+		"DELETED: state.py\nREMOVED: state.py: def keep\n  def save moved to store/io.py\n  lines before: 40",
+		"REMOVED: bad.go: func F\n  the new version does not parse (line 3: expected ')'); its definitions cannot be read\n  lines before",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "renamed to assist\n  lines") || strings.Count(out, "bad.go: the new version") != 0 {
+		t.Errorf("a file's own notes appear under its warning only, and a file not flagged has none:\n%s", out)
+	}
+}
+
+func TestSymbolsHostileNames(t *testing.T) {
+	var buf bytes.Buffer
+	evil := "x\x1b[2J\u202e.py"
+	rep := analysis.Build("t", "b", []analysis.Change{{Path: evil, Status: analysis.Modified, LinesBefore: 100, Deleted: 1, Symbols: symbols.Verdict{
+		Removed: []symbols.Ref{{Name: "f\x1b[1A", Kind: "def"}}, Moved: []symbols.Move{{Name: "g", Kind: "def", To: evil}},
+		Renamed: []symbols.Rename{{Name: "h", Kind: "def", NewName: "i\r"}}, Note: "n\x1b"}}}, analysis.Defaults)
+	pr := &Printer{W: &buf, Width: 80}
+	pr.Summary(rep)
+	pr.Warning(rep.Files[0])
+	if out := buf.String(); strings.ContainsAny(out, "\x1b\r\u202e") {
+		t.Errorf("raw control characters reached the terminal: %q", out)
 	}
 }

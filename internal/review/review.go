@@ -12,6 +12,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/symbols"
 )
 
 // Target is what a review compares.
@@ -72,20 +73,36 @@ func Range(ctx context.Context, repo *gitx.Repo, spec string) (Target, error) {
 	return Target{Base: base, BaseCommit: base, Tree: tree}, err
 }
 
-// Rules are the thresholds a configuration sets.
+// Rules are the thresholds and the code-aware rule a configuration sets.
 func Rules(c *config.Config) analysis.Rules {
-	return analysis.Rules{ChangeRatioThreshold: c.Diffgate.ChangeRatioThreshold, ReplacementRatio: c.Diffgate.ReplacementRatio}
+	d := c.Diffgate
+	return analysis.Rules{ChangeRatioThreshold: d.ChangeRatioThreshold, ReplacementRatio: d.ReplacementRatio,
+		Symbols: d.Symbols, SymbolsIgnore: d.SymbolsIgnore}
 }
 
-// Analyze measures the change and applies the rules.
+// Analyze measures the change, compares the definitions of its Python and Go
+// files (while the patch streams, from the patch itself) and applies the rules.
 func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rules) (*analysis.Report, error) {
-	diffs, err := repo.DiffTrees(ctx, t.Base, t.Tree)
+	var defs *definitions
+	var texts *gitx.Texts
+	if rules.Symbols {
+		defs = startDefinitions()
+		texts = defs.texts()
+	}
+	diffs, err := repo.DiffTreesTexts(ctx, t.Base, t.Tree, texts)
+	var verdicts []symbols.Verdict
+	if defs != nil {
+		verdicts, err = defs.finish(ctx, repo, diffs, rules.SymbolsIgnore, err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	changes := make([]analysis.Change, len(diffs))
 	for i, d := range diffs {
 		changes[i] = Change(d)
+		if verdicts != nil {
+			changes[i].Symbols = verdicts[i]
+		}
 	}
 	return analysis.Build(t.Tree, t.Base, changes, rules), nil
 }
