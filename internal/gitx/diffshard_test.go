@@ -92,6 +92,7 @@ func TestDiffShardedIsWhole(t *testing.T) {
 			return nil
 		}}, got
 	}
+	t.Setenv("GIT_TDD_DIFF_SHARDS", "2")
 	shardTexts, fromShards := collect()
 	sharded, ok, err := repo.diffSharded(ctx, base, tree, shardTexts)
 	if err != nil || !ok {
