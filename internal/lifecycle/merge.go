@@ -44,7 +44,7 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 	if err != nil {
 		return err
 	}
-	result.Proved = plan.proved
+	result.Proved, result.Run = plan.proved, plan.proved.run
 	rep, err := review.Analyze(e.Ctx, e.Repo, plan.target, review.Rules(plan.cfg))
 	if err != nil {
 		return err

@@ -19,9 +19,10 @@ import (
 
 // Proved is what a re-proof established.
 type Proved struct {
-	Red     string   `json:"red"`     // the red commit
-	Failing []string `json:"failing"` // its recorded tests, which fail there again
-	Passing int      `json:"passing"` // tests that pass on the merged tree
+	Red     string         `json:"red"`     // the red commit
+	Failing []string       `json:"failing"` // its recorded tests, which fail there again
+	Passing int            `json:"passing"` // tests that pass on the merged tree
+	run     *runner.Result // the run on the merged tree
 }
 
 func (p *Proved) String() string {
@@ -106,7 +107,7 @@ func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, tree, label stri
 	if err := e.lint(cfg, dir); err != nil {
 		return nil, err
 	}
-	return &Proved{Red: red.ID, Failing: red.Failing, Passing: len(res.With(runner.Passed))}, nil
+	return &Proved{Red: red.ID, Failing: red.Failing, Passing: len(res.With(runner.Passed)), run: res}, nil
 }
 
 // redOnBase is the tree the red's tests are proved on: oldFork's, with what

@@ -96,6 +96,7 @@ func (e *Env) List(asJSON bool) error {
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // test ids hold ">" (vitest's "a > b"): readable as they are
 	return enc.Encode(v)
 }
 
