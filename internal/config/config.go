@@ -33,7 +33,7 @@ type Config struct {
 // Test is how the tests run.
 type Test struct {
 	Command    []string `toml:"command"`
-	Runner     string   `toml:"runner"`
+	Runner     string   `toml:"runner"` // pytest, go, junit ({junit} in the command) or generic
 	Timeout    Duration `toml:"timeout"`
 	MaxRetries int      `toml:"max_retries"`
 	TestPaths  []string `toml:"test_paths"`
@@ -46,6 +46,26 @@ type Test struct {
 	// Env is what a sealed test run adds to the caller's environment after the
 	// injection variables are removed; only this committed table can set them.
 	Env map[string]string `toml:"env"`
+}
+
+// ReportPlaceholder stands, in [test] command and [test] env, for the JUnit
+// report runner = "junit" reads: a fresh path outside the worktree each run.
+const ReportPlaceholder = "{junit}"
+
+// namesReport reports whether the command or its environment says where the
+// JUnit report goes.
+func (t Test) namesReport() bool {
+	for _, a := range t.Command {
+		if strings.Contains(a, ReportPlaceholder) {
+			return true
+		}
+	}
+	for _, v := range t.Env {
+		if strings.Contains(v, ReportPlaceholder) {
+			return true
+		}
+	}
+	return false
 }
 
 // Worktree is where a workflow's worktree and branch go.
@@ -279,8 +299,10 @@ func (c *Config) validate() *invalid {
 	switch {
 	case len(c.Test.Command) == 0 || c.Test.Command[0] == "":
 		return bad("test.command", "must name a program")
-	case !oneOf(c.Test.Runner, "pytest", "go", "generic"):
-		return bad("test.runner", "must be \"pytest\", \"go\" or \"generic\", not %q", c.Test.Runner)
+	case !oneOf(c.Test.Runner, "pytest", "go", "junit", "generic"):
+		return bad("test.runner", "must be \"pytest\", \"go\", \"junit\" or \"generic\", not %q", c.Test.Runner)
+	case c.Test.Runner == "junit" && !c.Test.namesReport():
+		return bad("test.runner", "\"junit\" reads the report the command writes to {junit}: put {junit} in test.command (e.g. \"--outputFile={junit}\") or in a test.env value")
 	case !oneOf(c.Test.RedScope, "changed", "all"):
 		return bad("test.red_scope", "must be \"changed\" or \"all\", not %q", c.Test.RedScope)
 	case c.Test.Timeout.Duration <= 0:

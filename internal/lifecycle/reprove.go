@@ -148,7 +148,9 @@ func (e *Env) checkRed(cfg *config.Config, r surface.Rules, red *RedCommit, oldF
 		switch {
 		case cfg.Test.Runner == "go" && !goTestID.MatchString(id):
 			bad = append(bad, id+" is not a go test")
-		case cfg.Test.Runner == "go":
+		case cfg.Test.Runner == "go" || cfg.Test.Runner == "junit" && id != "" && !strings.HasPrefix(id, "-"):
+			// ids from a report, never given to the command: that they fail
+			// at the red commit and pass at the merge is the proof
 		case strings.HasPrefix(id, "-") || !pathglob.Any(cfg.Test.TestPaths, testFileOf(id)):
 			bad = append(bad, id+" is not a test of a test file")
 		default:
@@ -224,7 +226,7 @@ func redFails(r *runner.Result, ids []string, mods Modules) []string {
 	case r.TimedOut:
 		return []string{"the run timed out"}
 	case r.Exit == 3 || r.Exit < 0:
-		return []string{"the run broke (" + pytestMeaning(r.Exit) + ")"}
+		return []string{"the run broke (" + exitMeaning(r) + ")"}
 	case len(ids) == 0 && r.Exit == 0:
 		return []string{"the tests pass"}
 	}
