@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // FileName is the configuration file at the root of a repository.
@@ -147,7 +149,11 @@ func OverrideAgent(a Agent, data []byte, name string) (Agent, error) {
 		return a, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
 	for _, k := range md.Undecoded() {
-		return a, &Error{File: name, Line: keyLine(string(data), k), Msg: fmt.Sprintf("unknown key %q (only [agent] is read here)", k.String())}
+		msg := fmt.Sprintf("unknown key %q (only [agent] is read here)", k.String())
+		if near := Nearest(k.String()); strings.HasPrefix(near, "agent.") {
+			msg = fmt.Sprintf("unknown key %q (did you mean %q? only [agent] is read here)", k.String(), near)
+		}
+		return a, &Error{File: name, Line: keyLine(string(data), k), Msg: msg}
 	}
 	c := Default()
 	c.Agent = a
@@ -259,36 +265,7 @@ func Keys() []string {
 
 // Nearest is the known key a mistyped one most likely meant, or "" when none
 // is close: at most a third of its letters differ.
-func Nearest(key string) string {
-	best, bestD := "", len(key)/3+1
-	for _, k := range Keys() {
-		if d := distance(key, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance between two strings.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
+func Nearest(key string) string { return term.Nearest(key, Keys()) }
 
 type invalid struct{ key, msg string }
 

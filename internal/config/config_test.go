@@ -116,6 +116,13 @@ func TestNearest(t *testing.T) {
 	}
 }
 
+func TestOverrideAgentDidYouMean(t *testing.T) {
+	_, err := OverrideAgent(Default().Agent, []byte("[agent]\napi_key_evn = \"X\"\n"), "config.toml")
+	if err == nil || !strings.Contains(err.Error(), `config.toml:2: unknown key "agent.api_key_evn" (did you mean "agent.api_key_env"?`) {
+		t.Errorf("%v", err)
+	}
+}
+
 func TestOverrideAgent(t *testing.T) {
 	a := Default().Agent
 	a.Provider, a.Model = "anthropic", "committed"

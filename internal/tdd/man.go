@@ -37,7 +37,7 @@ func ManPage(w io.Writer) error {
 		},
 		Description: description + `
 
-Inside a workflow's worktree the issue is inferred; elsewhere it is named.`,
+Inside a workflow's worktree the issue is inferred; elsewhere it is named. Options shown with PATH... take one or more paths, space-separated, up to the next word that starts with "-", and may be repeated.`,
 		Sections: []manpage.Section{
 			{Title: "THE GATES", Body: `Every verdict comes from git objects and from a test run git tdd seals itself; state.toml only says where things are. The test run's environment drops the variables that inject code or options (PYTHON*, PYTEST_*, LD_*, GOFLAGS, NODE_OPTIONS, JAVA_TOOL_OPTIONS and others; see ENVIRONMENT) unless the committed [test] env sets them, and pytest reads its configuration and conftest.py files from the worktree only (--rootdir, --confcutdir and -c are set for it).
 

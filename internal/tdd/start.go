@@ -8,12 +8,12 @@ import (
 
 // StartCmd begins an issue's workflow.
 type StartCmd struct {
-	Issue   string   `arg:"" help:"The issue, like 87 or PROJ-12."`
-	Base    string   `placeholder:"BRANCH" help:"The branch to start from and merge into (default: the current branch)."`
-	LLD     string   `name:"lld" placeholder:"FILE" help:"The design document of the issue."`
-	Context []string `placeholder:"PATH" help:"Files an agent will be given as context; checked like git tdd context."`
-	Dir     string   `placeholder:"DIR" help:"Where to create the worktree (default: [worktree] dir, ../<repo>-issue-<issue>)."`
-	Subject string   `placeholder:"TEXT" help:"The subject of the merge commit (default: the LLD's title)."`
+	Issue   string        `arg:"" help:"The issue, like 87 or PROJ-12."`
+	Base    string        `placeholder:"BRANCH" help:"The branch to start from and merge into (default: the current branch)."`
+	LLD     string        `name:"lld" placeholder:"FILE" help:"The design document of the issue."`
+	Context cmdline.Paths `placeholder:"PATH..." help:"Files an agent will be given as context, space-separated; checked like git tdd context."`
+	Dir     string        `placeholder:"DIR" help:"Where to create the worktree (default: [worktree] dir, ../<repo>-issue-<issue>)."`
+	Subject string        `placeholder:"TEXT" help:"The subject of the merge commit (default: the LLD's title)."`
 }
 
 // Run creates the branch and the worktree and prints the worktree's path.
