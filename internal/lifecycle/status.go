@@ -17,6 +17,7 @@ type Status struct {
 	Phase      string    `json:"phase"`
 	Branch     string    `json:"branch"`
 	Base       string    `json:"base"`
+	From       string    `json:"from"`
 	BaseCommit string    `json:"base_commit"`
 	Worktree   string    `json:"worktree"`
 	Subject    string    `json:"subject"`
@@ -52,7 +53,7 @@ func StatusOf(w *state.Workflow) Status {
 	if failing == nil {
 		failing = []string{}
 	}
-	return Status{Issue: w.Issue, Phase: w.Phase, Branch: w.Branch, Base: w.Base, BaseCommit: w.BaseCommit,
+	return Status{Issue: w.Issue, Phase: w.Phase, Branch: w.Branch, Base: w.Base, From: w.From, BaseCommit: w.BaseCommit,
 		Worktree: w.Worktree, Subject: w.Subject, Red: RedJSON{w.Red.Commit, failing}, Green: GreenJSON{w.Green.Commit},
 		Attempts: Attempts{w.Attempts.Red, w.Attempts.Green}, Started: w.Started, Updated: w.Updated, Merged: w.Merged, Backup: w.Backup}
 }
@@ -101,7 +102,11 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func printStatus(out io.Writer, w *state.Workflow) {
-	fmt.Fprintf(out, "#%s  %s  %s from %s (%s)\n", w.Issue, w.Phase, w.Branch, w.Base, short(w.BaseCommit))
+	fmt.Fprintf(out, "#%s  %s  %s from %s (%s)", w.Issue, w.Phase, w.Branch, w.StartPoint(), short(w.BaseCommit))
+	if w.From != "" {
+		fmt.Fprintf(out, ", merging into %s", w.Base)
+	}
+	fmt.Fprintln(out)
 	if w.Subject != "" {
 		fmt.Fprintf(out, "  subject   %s\n", w.Subject)
 	}

@@ -17,7 +17,7 @@ func ManPage(w io.Writer) error {
 		Name: "git-tdd", Usage: "git tdd", Title: "an issue-anchored TDD lifecycle that git enforces",
 		Version: "git-tdd toolkit", Model: k.Model,
 		Synopsis: []string{
-			"git tdd start ISSUE [--base BRANCH] [--lld FILE] [--context PATH...] [--dir DIR]",
+			"git tdd start ISSUE [--base REV] [--into BRANCH] [--lld FILE] [--context PATH...] [--dir DIR]",
 			"git tdd status [ISSUE] [--json]",
 			"git tdd list [--json]",
 			"git tdd red [ISSUE] [--json]",
@@ -37,7 +37,9 @@ func ManPage(w io.Writer) error {
 		},
 		Description: description + `
 
-Inside a workflow's worktree the issue is inferred; elsewhere it is named. Options shown with PATH... take one or more paths, space-separated, up to the next word that starts with "-", and may be repeated.`,
+Inside a workflow's worktree the issue is inferred; elsewhere it is named. start's --base takes any commit-ish (a branch, a tag, a commit id, a remote-tracking branch); the merge lands on a local branch: --into, else --base when it is a local branch, else the branch checked out where start runs (required with a detached HEAD). A start point the merge branch does not contain is allowed, with a warning: the merge brings its commits in too.
+
+Options shown with PATH... take one or more paths, space-separated, up to the next word that starts with "-", and may be repeated.`,
 		Sections: []manpage.Section{
 			{Title: "THE GATES", Body: `Every verdict comes from git objects and from a test run git tdd seals itself; state.toml only says where things are. The test run's environment drops the variables that inject code or options (PYTHON*, PYTEST_*, LD_*, GOFLAGS, NODE_OPTIONS, JAVA_TOOL_OPTIONS and others; see ENVIRONMENT) unless the committed [test] env sets them, and pytest reads its configuration and conftest.py files from the worktree only (--rootdir, --confcutdir and -c are set for it).
 
