@@ -157,9 +157,12 @@ func setupGit(env *testscript.Env) error {
 	if err := os.WriteFile(filepath.Join(env.WorkDir, "agent", "agent.py"), src, 0o644); err != nil {
 		return err
 	}
-	// the JUnit-writing fake test runner of runner = "junit", at $WORK/junit
-	if err := copyDir(filepath.Join("testdata", "junit"), filepath.Join(env.WorkDir, "junit")); err != nil {
-		return err
+	// the JUnit-writing fake test runner of runner = "junit", at $WORK/junit,
+	// and the fake pagers, at $WORK/pager
+	for _, d := range []string{"junit", "pager"} {
+		if err := copyDir(filepath.Join("testdata", d), filepath.Join(env.WorkDir, d)); err != nil {
+			return err
+		}
 	}
 	// git tdd issue's fake drafter, reviewer, editor and gh, at $WORK/fakes
 	return copyDir(filepath.Join("testdata", "issue"), filepath.Join(env.WorkDir, "fakes"))

@@ -25,6 +25,7 @@ import (
 type Globals struct {
 	Directory string           `short:"C" name:"directory" placeholder:"DIR" help:"Run as if started in DIR, like git -C."`
 	Color     string           `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour output: auto, always or never."`
+	NoPager   bool             `name:"no-pager" help:"Show reviews straight on the terminal, not through git's pager."`
 	Version   kong.VersionFlag `help:"Print the version and exit."`
 }
 

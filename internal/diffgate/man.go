@@ -29,7 +29,9 @@ func ManPage(w io.Writer) error {
 
 For each staged file it measures lines_before, lines_after, lines_added and lines_deleted; change_ratio = (added + deleted) / max(lines_before, 1). A file requires review when change_ratio > 0.5 (strictly; [diffgate] change_ratio_threshold); it is a replacement when change_ratio > 0.8 and lines_after < lines_before / 2. A deleted file always requires review; an added or copied file never does. A modified binary file or a moved submodule requires review with line counts 0. A mode-only change has ratio 0.
 
-The answer is read from the controlling terminal (/dev/tty), never from standard input, and typeahead is discarded before the prompt. An APPROVE is bound to the tree id of the staged content and the commit it was reviewed on: staging anything else needs a new review, and a commit of that tree consumes it.`,
+The answer is read from the controlling terminal (/dev/tty), never from standard input, and typeahead is discarded before the prompt. An APPROVE is bound to the tree id of the staged content and the commit it was reviewed on: staging anything else needs a new review, and a commit of that tree consumes it.
+
+On a terminal that reports its size, the review goes through git's pager (git var GIT_PAGER: GIT_PAGER, core.pager, PAGER, else less; run with sh -c and LESS=FRX unless LESS is set, as git runs it); when the pager exits, the stat's total and the banner are printed again right above the question. --no-pager, GIT_PAGER=cat, or a terminal without a size print straight through; a pager that fails is named and the review printed on the terminal. The pager only shows text: the question is asked after it exits, on /dev/tty, with everything typed or injected before it discarded; a core.pager from the repository's own .git/config is named before the review. A pager runs as you, and a process it leaves behind that injects keystrokes (TIOCSTI, where the kernel allows it) could answer, as could any process of yours: signed approvals checked by verify are the proof.`,
 		Sections: []manpage.Section{
 			{Title: "HOOKS", Body: `git diffgate install writes shims into the directory git runs hooks from (git rev-parse --git-path hooks, which follows core.hooksPath and serves every linked worktree):
 
@@ -48,6 +50,7 @@ $(git rev-parse --git-common-dir)/tdd/audit.jsonl has a JSON line for every appr
 
 .git-tdd.toml at the top of the repository sets [diffgate] change_ratio_threshold and replacement_ratio; it is read as committed in HEAD, so an uncommitted change to it does not loosen the gate.`},
 			{Title: "ENVIRONMENT", Body: `- GIT_TDD_AUTO=1 acts as --auto: never prompt, fail closed.
+- GIT_PAGER, then core.pager, PAGER: the pager of the review, as git chooses it; cat or empty means none. LESS and LV are set to FRX and -c for it unless set.
 - NO_COLOR, TERM=dumb and CLICOLOR_FORCE decide colour after --color.
 - GIT_TDD_TRACE=1 logs every git call and its duration on standard error.`},
 			{Title: "SECURITY", Body: `The hooks stop accidents and unattended agents, which have no terminal to answer on; --strict adds plumbing and --no-verify. No local hook stops a process that runs git -c core.hooksPath=/dev/null, writes ref files itself, edits the state file, or controls a terminal. Run git diffgate verify in CI on the branch that matters: every commit on its first-parent chain must carry a trailer naming its own tree, and the commits a reviewed merge brings in are covered by that merge's review.

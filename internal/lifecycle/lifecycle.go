@@ -21,17 +21,18 @@ import (
 
 // Env is what the lifecycle runs with.
 type Env struct {
-	Ctx    context.Context
-	Repo   *gitx.Repo // the working tree the command runs in
-	Store  *state.Store
-	Config func(rev string) (*config.Config, error) // .git-tdd.toml as committed at rev
-	Out    io.Writer                                // results
-	Err    io.Writer                                // diagnostics, and the tests' live output
-	Getenv func(string) string
-	Color  string      // the --color flag
-	Cwd    string      // where paths given on the command line are relative to (-C)
-	JSON   bool        // red, green and merge print a GateResult instead of text
-	Last   *GateResult // the last gate's result, printed or not
+	Ctx     context.Context
+	Repo    *gitx.Repo // the working tree the command runs in
+	Store   *state.Store
+	Config  func(rev string) (*config.Config, error) // .git-tdd.toml as committed at rev
+	Out     io.Writer                                // results
+	Err     io.Writer                                // diagnostics, and the tests' live output
+	Getenv  func(string) string
+	Color   string      // the --color flag
+	NoPager bool        // --no-pager: reviews straight to the terminal
+	Cwd     string      // where paths given on the command line are relative to (-C)
+	JSON    bool        // red, green and merge print a GateResult instead of text
+	Last    *GateResult // the last gate's result, printed or not
 }
 
 var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
