@@ -59,22 +59,31 @@ func (e *Env) Find(issue string) (*state.Workflow, *state.State, error) {
 		}
 		return w, st, nil
 	}
-	here := realPath(e.Repo.Top)
+	if w := e.here(st); w != nil {
+		return w, st, nil
+	}
 	var active []string
 	for _, w := range st.SortedWorkflows() {
-		if !w.Active() {
-			continue
+		if w.Active() {
+			active = append(active, w.Issue)
 		}
-		if realPath(w.Worktree) == here {
-			return w, st, nil
-		}
-		active = append(active, w.Issue)
 	}
 	hint := "start one with git tdd start <issue>"
 	if len(active) > 0 {
 		hint = "active: " + strings.Join(active, ", ")
 	}
 	return nil, nil, exitcode.New(exitcode.Usage, "not inside a workflow's worktree: name the issue").WithHint("%s", hint)
+}
+
+// here is the active workflow whose worktree the command runs in, or nil.
+func (e *Env) here(st *state.State) *state.Workflow {
+	top := realPath(e.Repo.Top)
+	for _, w := range st.SortedWorkflows() {
+		if w.Active() && realPath(w.Worktree) == top {
+			return w
+		}
+	}
+	return nil
 }
 
 // active returns the workflow of issue if it is still in progress.

@@ -58,8 +58,18 @@ func StatusOf(w *state.Workflow) Status {
 		Attempts: Attempts{w.Attempts.Red, w.Attempts.Green}, Started: w.Started, Updated: w.Updated, Merged: w.Merged, Backup: w.Backup}
 }
 
-// ShowStatus prints one workflow: the one named, or the one this worktree holds.
+// ShowStatus prints one workflow: the one named, or the one this worktree
+// holds; elsewhere (the main checkout), the active ones.
 func (e *Env) ShowStatus(issue string, asJSON bool) error {
+	if issue == "" {
+		st, err := e.Store.Load()
+		if err != nil {
+			return exitcode.Wrap(exitcode.Usage, err)
+		}
+		if e.here(st) == nil {
+			return e.showActive(st, asJSON)
+		}
+	}
 	w, _, err := e.Find(issue)
 	if err != nil {
 		return err
@@ -68,6 +78,44 @@ func (e *Env) ShowStatus(issue string, asJSON bool) error {
 		return writeJSON(e.Out, StatusOf(w))
 	}
 	printStatus(e.Out, w)
+	return nil
+}
+
+// showActive lists the active workflows, as list does (--json: an array of
+// what status --json prints).
+func (e *Env) showActive(st *state.State, asJSON bool) error {
+	active := []Status{}
+	for _, w := range st.SortedWorkflows() {
+		if w.Active() {
+			active = append(active, StatusOf(w))
+		}
+	}
+	if asJSON {
+		return writeJSON(e.Out, active)
+	}
+	if len(active) == 0 {
+		fmt.Fprintln(e.Out, "No active workflows; start one with: git tdd start <issue>")
+		return nil
+	}
+	fmt.Fprintln(e.Out, "active workflows (name one for its details: git tdd status <issue>):")
+	for _, w := range active {
+		fmt.Fprintf(e.Out, "#%-8s %-8s %-24s %s\n", w.Issue, w.Phase, w.Branch, w.Worktree)
+	}
+	return nil
+}
+
+// ActiveIssues prints the issue of every active workflow, one a line (for
+// shell completion).
+func (e *Env) ActiveIssues() error {
+	st, err := e.Store.Load()
+	if err != nil {
+		return exitcode.Wrap(exitcode.Usage, err)
+	}
+	for _, w := range st.SortedWorkflows() {
+		if w.Active() {
+			fmt.Fprintln(e.Out, w.Issue)
+		}
+	}
 	return nil
 }
 
