@@ -8,7 +8,7 @@ import (
 
 // StartCmd begins an issue's workflow.
 type StartCmd struct {
-	Issue   string        `arg:"" help:"The issue, like 87 or PROJ-12."`
+	Issue   string        `arg:"" complete:"none" help:"The issue, like 87 or PROJ-12."`
 	Base    string        `placeholder:"REV" help:"Where the branch starts: a branch, a tag or a commit (default: the current branch)."`
 	Into    string        `placeholder:"BRANCH" help:"The local branch the merge lands on (default: --base when it is a local branch, else the current branch)."`
 	LLD     string        `name:"lld" placeholder:"FILE" help:"The design document of the issue."`

@@ -1,0 +1,18 @@
+package diffgate
+
+import (
+	"github.com/alecthomas/kong"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/completion"
+)
+
+// CompletionCmd prints a shell's completion script.
+type CompletionCmd struct {
+	Shell string `arg:"" enum:"bash,zsh,fish" help:"The shell: bash, zsh or fish."`
+}
+
+// Run writes the script, generated from the command tree.
+func (c *CompletionCmd) Run(env *cmdline.Env, k *kong.Context) error {
+	return completion.Write(env.Stdout, c.Shell, k.Model, completion.Spec{Prog: "git-diffgate", Git: "diffgate"})
+}
