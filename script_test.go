@@ -116,14 +116,19 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// goCache is the host's build cache, so that scripts that run go test do not
-// rebuild the standard library under their own HOME.
-var goCache = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "env", "GOCACHE").Output()
+// goEnv is the host's go env: its build cache, so that scripts that run go
+// test do not rebuild the standard library under their own HOME, and its module
+// cache, so that install.sh builds offline.
+var goEnv = sync.OnceValue(func() map[string]string {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
 	if err != nil {
-		return ""
+		return nil
 	}
-	return strings.TrimSpace(string(out))
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(v) != 2 {
+		return nil
+	}
+	return map[string]string{"GOCACHE": v[0], "GOMODCACHE": v[1]}
 })
 
 func setupGit(env *testscript.Env) error {
@@ -143,8 +148,12 @@ func setupGit(env *testscript.Env) error {
 	} {
 		env.Setenv(k, v)
 	}
-	if c := goCache(); c != "" {
-		env.Setenv("GOCACHE", c)
+	for k, v := range goEnv() {
+		env.Setenv(k, v)
+	}
+	// the source tree, for the script that runs install.sh
+	if src, err := os.Getwd(); err == nil {
+		env.Setenv("SRC", src)
 	}
 	// the scripted fake agent of git tdd run's scripts, at $WORK/agent
 	src, err := os.ReadFile(filepath.Join("testdata", "agent", "fake_agent.py"))

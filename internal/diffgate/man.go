@@ -24,6 +24,7 @@ func ManPage(w io.Writer) error {
 			"git diffgate uninstall",
 			"git diffgate status [--json]",
 			"git diffgate verify [RANGE] [--json]",
+			"git diffgate completion bash|zsh|fish",
 		},
 		Description: description + `
 
@@ -43,6 +44,7 @@ On a terminal that reports its size, the review goes through git's pager (git va
 A hook you had is kept as <hook>.pre-diffgate and runs first, with its arguments and stdin; uninstall puts it back and removes only what install wrote. A shim that cannot find git-diffgate refuses and says how to reinstall. Branches of active git tdd workflows are exempt: there the git tdd gates apply, and git tdd merge reviews the whole branch.
 
 Under --strict, a rebase stops when it would move the branch; review the move with git diffgate review --branch BRANCH --to HEAD and run git rebase --continue. Cherry-pick with --no-commit, review with git diffgate, then commit.`},
+			{Title: "SHELL COMPLETION", Body: `git diffgate completion bash|zsh|fish prints a completion script generated from the command tree, with git's hooks (_git_diffgate for git's bash completion, _git-diffgate for zsh's _git, a hand-over from git to git-diffgate for fish); install.sh installs it where each shell looks. See git-tdd(1).`},
 			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
 			{Title: "FILES", Body: `$(git rev-parse --git-common-dir)/tdd/state.toml holds approvals, reviewed commits and git tdd workflows, shared by every worktree and written under a lock.
 

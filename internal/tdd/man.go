@@ -34,10 +34,11 @@ func ManPage(w io.Writer) error {
 			"git tdd prompt PATH --change add|modify [--lld FILE] [--tests PATH...]",
 			"git tdd write PATH [--from FILE] [--strategy append|insert|extend|replace] [--line N] [--auto] [--force]",
 			"git tdd patch [PATH] [--from FILE] [--dry-run] [--json] [--auto] [--force]",
+			"git tdd completion bash|zsh|fish",
 		},
 		Description: description + `
 
-Inside a workflow's worktree the issue is inferred; elsewhere it is named. start's --base takes any commit-ish (a branch, a tag, a commit id, a remote-tracking branch); the merge lands on a local branch: --into, else --base when it is a local branch, else the branch checked out where start runs (required with a detached HEAD). A start point the merge branch does not contain is allowed, with a warning: the merge brings its commits in too.
+Inside a workflow's worktree the issue is inferred; elsewhere it is named, except by status, which there lists the active workflows (with --json, an array of what status --json prints for one). start's --base takes any commit-ish (a branch, a tag, a commit id, a remote-tracking branch); the merge lands on a local branch: --into, else --base when it is a local branch, else the branch checked out where start runs (required with a detached HEAD). A start point the merge branch does not contain is allowed, with a warning: the merge brings its commits in too.
 
 Options shown with PATH... take one or more paths, space-separated, up to the next word that starts with "-", and may be repeated.`,
 		Sections: []manpage.Section{
@@ -73,6 +74,7 @@ write reads the new content from standard input (or --from); the whole-file answ
 patch applies FIND/REPLACE blocks from standard input, in the seed's format (### CHANGE n:, FIND:, REPLACE WITH: with fenced blocks) or aider's (<<<<<<< SEARCH, =======, >>>>>>> REPLACE, the file named on the line before). Blocks apply in order; matching is exact first, then tolerant of trailing whitespace, an indentation shift (the replacement re-indented) and blank lines. Two matches are ambiguous, no match shows the closest region, a replacement already there is reported as applied; any failure writes nothing in any file. CRLF, a BOM and a missing final newline are kept. --json reports per block with stable codes. patch is gated like write: a result that deletes more than [write] approval_lines lines of a file, or that the diff gate would call a replacement, needs APPROVE on the terminal (unattended: exit 3, the input saved under pending/; --force unless allow_force = false); a .py or .go file that parsed and would not is refused.
 
 context prints the files an agent may read, refusing (exit 2) secrets by name and by content, files over 100 KB, paths through "..", and a total over 200,000 tokens counted with the cl100k_base tokenizer, offline. prompt prints the instructions for one file: the whole file, or FIND/REPLACE blocks for a large one (over 500 lines or 15,000 bytes).`},
+			{Title: "SHELL COMPLETION", Body: `git tdd completion bash|zsh|fish prints a completion script generated from the command tree: commands, flags, the values of --color, --strategy and --change, files where a command takes paths, branches and tags for --base, --into and ranges, and the active workflows' issues (from a hidden command) where a command takes one. The bash script defines _git_tdd, which git's own bash completion calls for git tdd <Tab>, and registers git-tdd; the zsh script is the function _git-tdd, which zsh's _git calls for git tdd, and registers tdd in its user-commands style; the fish script hands git tdd ... to git-tdd's completions, so it must be loaded at start (conf.d). install.sh installs them where each shell looks: share/bash-completion/completions/git-tdd, share/zsh/site-functions/_git-tdd and share/fish/vendor_conf.d/git-tdd.fish under its prefix.`},
 			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
 			{Title: "FILES", Body: `.git-tdd.toml at the top of the repository configures the test command, the worktrees, the thresholds, the agent and the issue workflow; every key is optional and an unknown key is an error naming the file and line.
 
