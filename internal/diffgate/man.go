@@ -43,6 +43,8 @@ On a terminal that reports its size, the review goes through git's pager (git va
 
 A hook you had is kept as <hook>.pre-diffgate and runs first, with its arguments and stdin; uninstall puts it back and removes only what install wrote. A shim that cannot find git-diffgate refuses and says how to reinstall. Branches of active git tdd workflows are exempt: there the git tdd gates apply, and git tdd merge reviews the whole branch.
 
+Where a hook manager owns the hooks (lefthook.yml, .pre-commit-config.yaml, .husky/, core.hooksPath at .husky/_, or a hook one of them wrote), install writes nothing and prints how to add the gate to the manager (exit 1); --force installs anyway, chaining the manager's hooks. The recipes run git-diffgate hook NAME [ARGS], what the shims run, which is stable for this use: pre-commit and pre-merge-commit (the gate), prepare-commit-msg MSGFILE (the trailer), post-commit and post-merge (the record). The repository's .pre-commit-hooks.yaml offers them to pre-commit as git-diffgate, git-diffgate-trailer and git-diffgate-record.
+
 Under --strict, a rebase stops when it would move the branch; review the move with git diffgate review --branch BRANCH --to HEAD and run git rebase --continue. Cherry-pick with --no-commit, review with git diffgate, then commit.`},
 			{Title: "SHELL COMPLETION", Body: `git diffgate completion bash|zsh|fish prints a completion script generated from the command tree, with git's hooks (_git_diffgate for git's bash completion, _git-diffgate for zsh's _git, a hand-over from git to git-diffgate for fish); install.sh installs it where each shell looks. See git-tdd(1).`},
 			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
