@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -104,6 +105,7 @@ func TestScripts(t *testing.T) {
 			"bigline":       cmdBigLine,
 			"capture":       cmdCapture,
 			"waitfile":      cmdWaitFile,
+			"jsonfields":    cmdJSONFields,
 		},
 		// [env:NAME] holds when NAME is set: scripts that need pytest skip without
 		// it, unless GIT_TDD_REQUIRE_PYTEST is set (as CI does).
@@ -294,4 +296,47 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	ts.Fatalf("%s did not appear", args[0])
+}
+
+// jsonfields PATH KEY... checks that the JSON document on stdout has at PATH
+// (keys and array indexes joined by ".", or "." for the whole document) an
+// object with exactly the keys KEY...: the stable fields the man pages list.
+func cmdJSONFields(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: jsonfields PATH KEY...")
+	}
+	var doc any
+	if err := json.Unmarshal([]byte(ts.ReadFile("stdout")), &doc); err != nil {
+		ts.Fatalf("stdout is not JSON: %v", err)
+	}
+	if args[0] != "." {
+		for _, part := range strings.Split(args[0], ".") {
+			switch v := doc.(type) {
+			case map[string]any:
+				doc = v[part]
+			case []any:
+				i, err := strconv.Atoi(part)
+				if err != nil || i >= len(v) {
+					ts.Fatalf("%s: no element %s", args[0], part)
+				}
+				doc = v[i]
+			default:
+				ts.Fatalf("%s: nothing at %s", args[0], part)
+			}
+		}
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		ts.Fatalf("%s is not an object: %v", args[0], doc)
+	}
+	var got []string
+	for k := range obj {
+		got = append(got, k)
+	}
+	want := append([]string{}, args[1:]...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		ts.Fatalf("%s has the fields\n  %s\nwant\n  %s", args[0], strings.Join(got, " "), strings.Join(want, " "))
+	}
 }

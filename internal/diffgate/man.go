@@ -47,6 +47,13 @@ Where a hook manager owns the hooks (lefthook.yml, .pre-commit-config.yaml, .hus
 
 Under --strict, a rebase stops when it would move the branch; review the move with git diffgate review --branch BRANCH --to HEAD and run git rebase --continue. Cherry-pick with --no-commit, review with git diffgate, then commit.`},
 			{Title: "SHELL COMPLETION", Body: `git diffgate completion bash|zsh|fish prints a completion script generated from the command tree, with git's hooks (_git_diffgate for git's bash completion, _git-diffgate for zsh's _git, a hand-over from git to git-diffgate for fish); install.sh installs it where each shell looks. See git-tdd(1).`},
+			{Title: "JSON OUTPUT", Body: `With --json these print one document on standard output, with these fields always present (diagnostics stay on standard error):
+
+report --json: {tree, base, files: [{path, old_path, status, binary, submodule, mode_changed, lines_before, lines_after, lines_added, lines_deleted, change_ratio, is_replacement, requires_review, reason}], flagged: [paths], summary: {files, added, deleted}}; a path that is not valid UTF-8 also comes as path_base64 (and old_path_base64). Exit 1 when anything is flagged.
+
+status --json: {hooks: {dir, installed, strict, missing: [hooks], chained: [hooks], managers: [lefthook, pre-commit or husky]}, signing: {format, signing_key, commit_gpgsign, ready, missing, listed: true, false or null when unknown}, allowed_signers ("" when none), staged_tree, base ("" before the first commit), staged, approval: null or {tree, parent, time, message, flagged, by, source}}.
+
+verify --json: {range, signers ("" when signatures are not required), base, commits: [{commit, subject, ok, problem ("" when it holds), signature (git's %G?, when required), signer}], failed (how many do not hold)}. Exit 1 when one does not.`},
 			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
 			{Title: "FILES", Body: `$(git rev-parse --git-common-dir)/tdd/state.toml holds approvals, reviewed commits and git tdd workflows, shared by every worktree and written under a lock.
 
@@ -65,7 +72,7 @@ A committed .git-tdd.toml that does not parse gives way, in the hooks and in rev
 			{Title: "EXAMPLES", Body: `  git add -A && git diffgate              # review and approve what is staged
   git diffgate report --json | jq .flagged
   git diffgate install --strict
-  git diffgate verify origin/main..HEAD   # in CI`},
+  git diffgate verify origin/main..HEAD   # in CI; examples/github-actions.yml runs it on pull requests`},
 			{Title: "SEE ALSO", Body: "git-tdd(1), githooks(5), git-interpret-trailers(1)"},
 		},
 	})

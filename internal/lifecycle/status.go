@@ -26,8 +26,8 @@ type Status struct {
 	Attempts   Attempts  `json:"attempts"`
 	Started    time.Time `json:"started"`
 	Updated    time.Time `json:"updated"`
-	Merged     string    `json:"merged,omitempty"`
-	Backup     string    `json:"backup,omitempty"`
+	Merged     string    `json:"merged"` // the merge commit, once merged
+	Backup     string    `json:"backup"` // the ref an abort saved the work under
 }
 
 // RedJSON is the red of a Status.
