@@ -28,32 +28,12 @@ func Bash(w io.Writer, root *Command, s Spec) error {
 	})
 	// what a flag takes, and what each argument is
 	fmt.Fprintf(b, "# %s_value CMD FLAG: what FLAG of CMD takes (a kind, or enum:VALUES); nothing for a switch\n%s_value() {\n\tcase \"$1|$2\" in\n", f, f)
-	root.Walk(func(c *Command) {
-		for _, fl := range c.Flags {
-			if fl.Kind == None {
-				continue
-			}
-			pat := "'" + c.Path + "|--" + fl.Long + "'"
-			if fl.Short != 0 {
-				pat += "|'" + c.Path + "|-" + string(fl.Short) + "'"
-			}
-			fmt.Fprintf(b, "\t%s) echo %s ;;\n", pat, shQuote(kindWord(fl.Kind, fl.Values)))
-		}
+	valueCases(root, func(pats []string, v string) {
+		fmt.Fprintf(b, "\t%s) echo %s ;;\n", strings.Join(pats, "|"), shQuote(v))
 	})
 	fmt.Fprintf(b, "\tesac\n}\n\n")
 	fmt.Fprintf(b, "# %s_arg CMD N: what the N-th argument (from 0) of CMD is\n%s_arg() {\n\tcase \"$1|$2\" in\n", f, f)
-	root.Walk(func(c *Command) {
-		for i, a := range c.Args {
-			if a.Kind == None {
-				continue
-			}
-			pat := fmt.Sprintf("'%s|%d'", c.Path, i)
-			if a.Many {
-				pat = fmt.Sprintf("'%s|'*", c.Path)
-			}
-			fmt.Fprintf(b, "\t%s) echo %s ;;\n", pat, shQuote(kindWord(a.Kind, a.Values)))
-		}
-	})
+	argCases(root, func(pat, v string) { fmt.Fprintf(b, "\t%s) echo %s ;;\n", pat, shQuote(v)) })
 	fmt.Fprintf(b, "\tesac\n}\n\n")
 	r := strings.NewReplacer("@F@", f, "@PROG@", s.Prog, "@GIT@", s.Git, "@ISSUES@", s.Issues)
 	b.WriteString(r.Replace(bashDriver))
@@ -72,20 +52,7 @@ func writeCases(b *strings.Builder, name, what string, root *Command, fn func(*C
 	fmt.Fprintf(b, "\tesac\n}\n\n")
 }
 
-func kindWord(kind string, values []string) string {
-	if kind == Enum {
-		return "enum:" + strings.Join(values, " ")
-	}
-	return kind
-}
-
 func funcPrefix(s Spec) string { return "__git_" + strings.ReplaceAll(s.Git, "-", "_") }
-
-// shQuote quotes s for sh, bash, zsh and fish alike: single quotes, and no
-// single quote inside (none of the generated words holds one).
-func shQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "") + "'"
-}
 
 const bashDriver = `# @F@_complete N: completes COMP_WORDS from index N, the first word after the
 # command's name: the subcommand path, then flags, their values and arguments.

@@ -24,17 +24,8 @@ func Fish(w io.Writer, root *Command, s Spec) error {
 	})
 	fmt.Fprintf(b, "    end\nend\n\n")
 	fmt.Fprintf(b, "function %s_value -a cmd flag -d 'what flag of cmd takes; nothing for a switch'\n    switch \"$cmd|$flag\"\n", f)
-	root.Walk(func(c *Command) {
-		for _, fl := range c.Flags {
-			if fl.Kind == None {
-				continue
-			}
-			pats := []string{shQuote(c.Path + "|--" + fl.Long)}
-			if fl.Short != 0 {
-				pats = append(pats, shQuote(c.Path+"|-"+string(fl.Short)))
-			}
-			fmt.Fprintf(b, "        case %s\n            echo %s\n", strings.Join(pats, " "), fl.Kind)
-		}
+	valueCases(root, func(pats []string, v string) {
+		fmt.Fprintf(b, "        case %s\n            echo %s\n", strings.Join(pats, " "), shQuote(v))
 	})
 	fmt.Fprintf(b, "    end\nend\n\n")
 	r := strings.NewReplacer("@F@", f, "@PROG@", s.Prog, "@GIT@", s.Git, "@ISSUES@", s.Issues)

@@ -4,6 +4,7 @@
 package completion
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -178,4 +179,53 @@ func (c *Command) Names() []string {
 		out[i] = s.Name
 	}
 	return out
+}
+
+// valueCases calls fn for each flag of each command that takes a value, with
+// its case patterns, quoted ('CMD|--long', and 'CMD|-s' for a short name),
+// and what it takes (a kind, or enum:VALUES).
+func valueCases(root *Command, fn func(patterns []string, value string)) {
+	root.Walk(func(c *Command) {
+		for _, fl := range c.Flags {
+			if fl.Kind == None {
+				continue
+			}
+			pats := []string{shQuote(c.Path + "|--" + fl.Long)}
+			if fl.Short != 0 {
+				pats = append(pats, shQuote(c.Path+"|-"+string(fl.Short)))
+			}
+			fn(pats, kindWord(fl.Kind, fl.Values))
+		}
+	})
+}
+
+// argCases calls fn for each argument of each command that completes, with
+// its case pattern ('CMD|N'; a slice, 'CMD|'*, takes every argument) and what
+// it is.
+func argCases(root *Command, fn func(pattern, value string)) {
+	root.Walk(func(c *Command) {
+		for i, a := range c.Args {
+			if a.Kind == None {
+				continue
+			}
+			pat := fmt.Sprintf("'%s|%d'", c.Path, i)
+			if a.Many {
+				pat = fmt.Sprintf("'%s|'*", c.Path)
+			}
+			fn(pat, kindWord(a.Kind, a.Values))
+		}
+	})
+}
+
+func kindWord(kind string, values []string) string {
+	if kind == Enum {
+		return "enum:" + strings.Join(values, " ")
+	}
+	return kind
+}
+
+// shQuote quotes s for sh, bash, zsh and fish alike: single quotes, and no
+// single quote inside (none of the generated words holds one).
+func shQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "") + "'"
 }

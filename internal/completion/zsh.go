@@ -44,32 +44,12 @@ func Zsh(w io.Writer, root *Command, s Spec) error {
 	})
 	fmt.Fprintf(b, "\tesac\n}\n\n")
 	fmt.Fprintf(b, "# %s_value CMD FLAG: REPLY, what FLAG takes (a kind, or enum:VALUES); empty for a switch\n%s_value() {\n\tREPLY=''\n\tcase \"$1|$2\" in\n", f, f)
-	root.Walk(func(c *Command) {
-		for _, fl := range c.Flags {
-			if fl.Kind == None {
-				continue
-			}
-			pat := "'" + c.Path + "|--" + fl.Long + "'"
-			if fl.Short != 0 {
-				pat += "|'" + c.Path + "|-" + string(fl.Short) + "'"
-			}
-			fmt.Fprintf(b, "\t%s) REPLY=%s ;;\n", pat, shQuote(kindWord(fl.Kind, fl.Values)))
-		}
+	valueCases(root, func(pats []string, v string) {
+		fmt.Fprintf(b, "\t%s) REPLY=%s ;;\n", strings.Join(pats, "|"), shQuote(v))
 	})
 	fmt.Fprintf(b, "\tesac\n}\n\n")
 	fmt.Fprintf(b, "# %s_arg CMD N: REPLY, what the N-th argument (from 0) of CMD is\n%s_arg() {\n\tREPLY=''\n\tcase \"$1|$2\" in\n", f, f)
-	root.Walk(func(c *Command) {
-		for i, a := range c.Args {
-			if a.Kind == None {
-				continue
-			}
-			pat := fmt.Sprintf("'%s|%d'", c.Path, i)
-			if a.Many {
-				pat = fmt.Sprintf("'%s|'*", c.Path)
-			}
-			fmt.Fprintf(b, "\t%s) REPLY=%s ;;\n", pat, shQuote(kindWord(a.Kind, a.Values)))
-		}
-	})
+	argCases(root, func(pat, v string) { fmt.Fprintf(b, "\t%s) REPLY=%s ;;\n", pat, shQuote(v)) })
 	fmt.Fprintf(b, "\tesac\n}\n\n")
 	r := strings.NewReplacer("@F@", f, "@PROG@", s.Prog, "@GIT@", s.Git, "@ISSUES@", s.Issues, "@HELP@", shQuote(s.Git+":"+oneLine(root.Help)))
 	b.WriteString(r.Replace(zshDriver))

@@ -148,7 +148,8 @@ func OverrideAgent(a Agent, data []byte, name string) (Agent, error) {
 	if err != nil {
 		return a, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
-	for _, k := range md.Undecoded() {
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0]
 		msg := fmt.Sprintf("unknown key %q (only [agent] is read here)", k.String())
 		if near := Nearest(k.String()); strings.HasPrefix(near, "agent.") {
 			msg = fmt.Sprintf("unknown key %q (did you mean %q? only [agent] is read here)", k.String(), near)

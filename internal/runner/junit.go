@@ -47,16 +47,28 @@ func readJUnit(path string) ([]Test, error) {
 // ParseJUnit reads a JUnit XML report (<testsuites> or <testsuite> at the top),
 // naming each test by its pytest node id when the report carries its file.
 func ParseJUnit(data []byte) ([]Test, error) {
+	cases, err := junitCases(data)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Test, len(cases))
+	for i, c := range cases {
+		out[i] = c.test()
+	}
+	return out, nil
+}
+
+// junitCases are the test cases of a report, in order, however deep their
+// suites nest.
+func junitCases(data []byte) ([]junitCase, error) {
 	var root junitSuite
 	if err := xml.Unmarshal(data, &root); err != nil {
 		return nil, err
 	}
-	var out []Test
+	var out []junitCase
 	var walk func(s junitSuite)
 	walk = func(s junitSuite) {
-		for _, c := range s.Cases {
-			out = append(out, c.test())
-		}
+		out = append(out, s.Cases...)
 		for _, sub := range s.Suites {
 			walk(sub)
 		}
@@ -209,34 +221,27 @@ func readReports(report string) ([][]byte, error) {
 // names a file of dir (vitest writes the test file there); else
 // CLASSNAME::NAME, or NAME.
 func parseJUnitAny(data []byte, dir string) ([]Test, error) {
-	var root junitSuite
-	if err := xml.Unmarshal(data, &root); err != nil {
+	cases, err := junitCases(data)
+	if err != nil {
 		return nil, err
 	}
-	var out []Test
-	var walk func(s junitSuite)
-	walk = func(s junitSuite) {
-		for _, c := range s.Cases {
-			if c.File == "" && isFileIn(dir, c.Classname) {
-				c.File = c.Classname
-			}
-			t := c.test()
-			switch {
-			case strings.HasSuffix(c.File, ".py"):
-			case c.File != "":
-				t.ID, t.Collection = c.File+"::"+c.Name, false
-			case c.Classname != "":
-				t.ID = c.Classname + "::" + c.Name
-			default:
-				t.ID = c.Name
-			}
-			out = append(out, t)
+	out := make([]Test, len(cases))
+	for i, c := range cases {
+		if c.File == "" && isFileIn(dir, c.Classname) {
+			c.File = c.Classname
 		}
-		for _, sub := range s.Suites {
-			walk(sub)
+		t := c.test()
+		switch {
+		case strings.HasSuffix(c.File, ".py"):
+		case c.File != "":
+			t.ID, t.Collection = c.File+"::"+c.Name, false
+		case c.Classname != "":
+			t.ID = c.Classname + "::" + c.Name
+		default:
+			t.ID = c.Name
 		}
+		out[i] = t
 	}
-	walk(root)
 	return out, nil
 }
 
