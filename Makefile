@@ -1,6 +1,7 @@
 # git-tdd toolkit: git diffgate and git tdd.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -X github.com/git-tdd/git-tdd/internal/version.Version=$(VERSION)
+COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
+LDFLAGS := -X github.com/git-tdd/git-tdd/internal/version.Version=$(VERSION) -X github.com/git-tdd/git-tdd/internal/version.Commit=$(COMMIT)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: all build install test race lint bench clean

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -104,6 +105,7 @@ func TestScripts(t *testing.T) {
 			"bigline":       cmdBigLine,
 			"capture":       cmdCapture,
 			"waitfile":      cmdWaitFile,
+			"jsonfields":    cmdJSONFields,
 		},
 		// [env:NAME] holds when NAME is set: scripts that need pytest skip without
 		// it, unless GIT_TDD_REQUIRE_PYTEST is set (as CI does).
@@ -116,14 +118,19 @@ func TestScripts(t *testing.T) {
 	})
 }
 
-// goCache is the host's build cache, so that scripts that run go test do not
-// rebuild the standard library under their own HOME.
-var goCache = sync.OnceValue(func() string {
-	out, err := exec.Command("go", "env", "GOCACHE").Output()
+// goEnv is the host's go env: its build cache, so that scripts that run go
+// test do not rebuild the standard library under their own HOME, and its module
+// cache, so that install.sh builds offline.
+var goEnv = sync.OnceValue(func() map[string]string {
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE").Output()
 	if err != nil {
-		return ""
+		return nil
 	}
-	return strings.TrimSpace(string(out))
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(v) != 2 {
+		return nil
+	}
+	return map[string]string{"GOCACHE": v[0], "GOMODCACHE": v[1]}
 })
 
 func setupGit(env *testscript.Env) error {
@@ -143,8 +150,12 @@ func setupGit(env *testscript.Env) error {
 	} {
 		env.Setenv(k, v)
 	}
-	if c := goCache(); c != "" {
-		env.Setenv("GOCACHE", c)
+	for k, v := range goEnv() {
+		env.Setenv(k, v)
+	}
+	// the source tree, for the script that runs install.sh
+	if src, err := os.Getwd(); err == nil {
+		env.Setenv("SRC", src)
 	}
 	// the scripted fake agent of git tdd run's scripts, at $WORK/agent
 	src, err := os.ReadFile(filepath.Join("testdata", "agent", "fake_agent.py"))
@@ -156,6 +167,13 @@ func setupGit(env *testscript.Env) error {
 	}
 	if err := os.WriteFile(filepath.Join(env.WorkDir, "agent", "agent.py"), src, 0o644); err != nil {
 		return err
+	}
+	// the JUnit-writing fake test runner of runner = "junit", at $WORK/junit,
+	// and the fake pagers, at $WORK/pager
+	for _, d := range []string{"junit", "pager"} {
+		if err := copyDir(filepath.Join("testdata", d), filepath.Join(env.WorkDir, d)); err != nil {
+			return err
+		}
 	}
 	// git tdd issue's fake drafter, reviewer, editor and gh, at $WORK/fakes
 	return copyDir(filepath.Join("testdata", "issue"), filepath.Join(env.WorkDir, "fakes"))
@@ -278,4 +296,47 @@ func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	ts.Fatalf("%s did not appear", args[0])
+}
+
+// jsonfields PATH KEY... checks that the JSON document on stdout has at PATH
+// (keys and array indexes joined by ".", or "." for the whole document) an
+// object with exactly the keys KEY...: the stable fields the man pages list.
+func cmdJSONFields(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: jsonfields PATH KEY...")
+	}
+	var doc any
+	if err := json.Unmarshal([]byte(ts.ReadFile("stdout")), &doc); err != nil {
+		ts.Fatalf("stdout is not JSON: %v", err)
+	}
+	if args[0] != "." {
+		for _, part := range strings.Split(args[0], ".") {
+			switch v := doc.(type) {
+			case map[string]any:
+				doc = v[part]
+			case []any:
+				i, err := strconv.Atoi(part)
+				if err != nil || i >= len(v) {
+					ts.Fatalf("%s: no element %s", args[0], part)
+				}
+				doc = v[i]
+			default:
+				ts.Fatalf("%s: nothing at %s", args[0], part)
+			}
+		}
+	}
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		ts.Fatalf("%s is not an object: %v", args[0], doc)
+	}
+	var got []string
+	for k := range obj {
+		got = append(got, k)
+	}
+	want := append([]string{}, args[1:]...)
+	sort.Strings(got)
+	sort.Strings(want)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		ts.Fatalf("%s has the fields\n  %s\nwant\n  %s", args[0], strings.Join(got, " "), strings.Join(want, " "))
+	}
 }

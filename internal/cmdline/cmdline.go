@@ -25,6 +25,7 @@ import (
 type Globals struct {
 	Directory string           `short:"C" name:"directory" placeholder:"DIR" help:"Run as if started in DIR, like git -C."`
 	Color     string           `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour output: auto, always or never."`
+	NoPager   bool             `name:"no-pager" help:"Show reviews straight on the terminal, not through git's pager."`
 	Version   kong.VersionFlag `help:"Print the version and exit."`
 }
 
@@ -102,11 +103,94 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		term.PrintError(stderr, app.Prog, err)
-		fmt.Fprintf(stderr, "hint: run '%s -h' for usage\n", app.Usage)
+		term.PrintError(stderr, app.Prog, didYouMean(err, parser, args))
+		fmt.Fprintf(stderr, "hint: run '%s -h' for usage\n", helpFor(err, app.Usage, args))
 		return exitcode.Usage
 	}
 	return finish(env, kctx.Run())
+}
+
+// helpFor is the command whose help a usage error points to: the deepest one
+// the arguments name, else the executable's.
+func helpFor(err error, usage string, args []string) string {
+	var pe *kong.ParseError
+	if !errors.As(err, &pe) || pe.Context == nil {
+		return usage
+	}
+	named := map[string]bool{}
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		named[a] = true
+	}
+	help := usage
+	for _, p := range pe.Context.Path {
+		if p.Command != nil && named[p.Command.Name] {
+			help = p.Command.FullPath()
+		}
+	}
+	return help
+}
+
+// didYouMean adds the command a mistyped one most likely meant, where kong
+// does not: git diffgate's default command takes words, so "revew" reaches it
+// as an argument.
+func didYouMean(err error, parser *kong.Kong, args []string) error {
+	word, ok := strings.CutPrefix(err.Error(), "unexpected argument ")
+	if !ok || strings.Contains(word, "did you mean") || word != commandWord(args) {
+		return err
+	}
+	var names []string
+	for _, n := range parser.Model.Children {
+		if n.Type == kong.CommandNode && !n.Hidden {
+			names = append(names, n.Name)
+			names = append(names, n.Aliases...)
+		}
+	}
+	if near := term.Nearest(word, names); near != "" {
+		return fmt.Errorf("%w, did you mean %q?", err, near)
+	}
+	return err
+}
+
+// commandWord is the first argument that is not a global flag or its value:
+// where the command's name goes.
+func commandWord(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-C" || a == "--directory" || a == "--color":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return ""
+}
+
+// Paths is a flag that takes one or more paths, space-separated as the
+// synopses write them (--context a.py b.py), and that may be repeated: it takes
+// the words after it up to the next one that starts with "-" (or "--"). A path
+// may hold a comma; one that starts with "-" is given as --flag=-path.
+type Paths []string
+
+// Decode takes the flag's value and the paths that follow it.
+func (p *Paths) Decode(ctx *kong.DecodeContext) error {
+	var first string
+	if err := ctx.Scan.PopValueInto("path", &first); err != nil {
+		return err
+	}
+	*p = append(*p, first)
+	for {
+		t := ctx.Scan.Peek()
+		s, ok := t.Value.(string)
+		if t.Type != kong.UntypedToken || !ok || s == "" || strings.HasPrefix(s, "-") {
+			return nil
+		}
+		ctx.Scan.Pop()
+		*p = append(*p, s)
+	}
 }
 
 // Parser builds the command-line model, for Run and for the man pages.

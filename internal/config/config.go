@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // FileName is the configuration file at the root of a repository.
@@ -34,7 +36,7 @@ type Config struct {
 // Test is how the tests run.
 type Test struct {
 	Command    []string `toml:"command"`
-	Runner     string   `toml:"runner"`
+	Runner     string   `toml:"runner"` // pytest, go, junit ({junit} in the command) or generic
 	Timeout    Duration `toml:"timeout"`
 	MaxRetries int      `toml:"max_retries"`
 	TestPaths  []string `toml:"test_paths"`
@@ -47,6 +49,26 @@ type Test struct {
 	// Env is what a sealed test run adds to the caller's environment after the
 	// injection variables are removed; only this committed table can set them.
 	Env map[string]string `toml:"env"`
+}
+
+// ReportPlaceholder stands, in [test] command and [test] env, for the JUnit
+// report runner = "junit" reads: a fresh path outside the worktree each run.
+const ReportPlaceholder = "{junit}"
+
+// namesReport reports whether the command or its environment says where the
+// JUnit report goes.
+func (t Test) namesReport() bool {
+	for _, a := range t.Command {
+		if strings.Contains(a, ReportPlaceholder) {
+			return true
+		}
+	}
+	for _, v := range t.Env {
+		if strings.Contains(v, ReportPlaceholder) {
+			return true
+		}
+	}
+	return false
 }
 
 // Worktree is where a workflow's worktree and branch go.
@@ -133,8 +155,13 @@ func OverrideAgent(a Agent, data []byte, name string) (Agent, error) {
 	if err != nil {
 		return a, &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
-	for _, k := range md.Undecoded() {
-		return a, &Error{File: name, Line: keyLine(string(data), k), Msg: fmt.Sprintf("unknown key %q (only [agent] is read here)", k.String())}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0]
+		msg := fmt.Sprintf("unknown key %q (only [agent] is read here)", k.String())
+		if near := Nearest(k.String()); strings.HasPrefix(near, "agent.") {
+			msg = fmt.Sprintf("unknown key %q (did you mean %q? only [agent] is read here)", k.String(), near)
+		}
+		return a, &Error{File: name, Line: keyLine(string(data), k), Msg: msg}
 	}
 	c := Default()
 	c.Agent = a
@@ -246,36 +273,7 @@ func Keys() []string {
 
 // Nearest is the known key a mistyped one most likely meant, or "" when none
 // is close: at most a third of its letters differ.
-func Nearest(key string) string {
-	best, bestD := "", len(key)/3+1
-	for _, k := range Keys() {
-		if d := distance(key, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance between two strings.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
+func Nearest(key string) string { return term.Nearest(key, Keys()) }
 
 type invalid struct{ key, msg string }
 
@@ -286,8 +284,10 @@ func (c *Config) validate() *invalid {
 	switch {
 	case len(c.Test.Command) == 0 || c.Test.Command[0] == "":
 		return bad("test.command", "must name a program")
-	case !oneOf(c.Test.Runner, "pytest", "go", "generic"):
-		return bad("test.runner", "must be \"pytest\", \"go\" or \"generic\", not %q", c.Test.Runner)
+	case !oneOf(c.Test.Runner, "pytest", "go", "junit", "generic"):
+		return bad("test.runner", "must be \"pytest\", \"go\", \"junit\" or \"generic\", not %q", c.Test.Runner)
+	case c.Test.Runner == "junit" && !c.Test.namesReport():
+		return bad("test.runner", "\"junit\" reads the report the command writes to {junit}: put {junit} in test.command (e.g. \"--outputFile={junit}\") or in a test.env value")
 	case !oneOf(c.Test.RedScope, "changed", "all"):
 		return bad("test.red_scope", "must be \"changed\" or \"all\", not %q", c.Test.RedScope)
 	case c.Test.Timeout.Duration <= 0:

@@ -42,6 +42,18 @@ change_ratio_threshold = 0.7
 	}
 }
 
+// runner = "junit" takes {junit} in an argument or in a [test] env value.
+func TestJUnitRunnerPlaceholder(t *testing.T) {
+	for _, src := range []string{
+		"[test]\nrunner = \"junit\"\ncommand = [\"npx\", \"vitest\", \"run\", \"--reporter=junit\", \"--outputFile={junit}\"]\n",
+		"[test]\nrunner = \"junit\"\ncommand = [\"npx\", \"jest\"]\nenv = { JEST_JUNIT_OUTPUT_FILE = \"{junit}\" }\n",
+	} {
+		if c, err := Parse([]byte(src), FileName); err != nil || c.Test.Runner != "junit" {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+}
+
 func TestParseErrorsNameFileAndLine(t *testing.T) {
 	tests := []struct {
 		name, src, want string
@@ -54,6 +66,7 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 		{"bad duration", "[test]\ntimeout = \"soon\"\n", "invalid duration", 2},
 		{"bad runner", "\n[test]\nrunner = \"nose\"\n", "test.runner", 3},
 		{"bad red scope", "[test]\nred_scope = \"some\"\n", "test.red_scope", 2},
+		{"junit without its placeholder", "[test]\ncommand = [\"vitest\", \"run\"]\nrunner = \"junit\"\n", "test.runner: \"junit\" reads the report the command writes to {junit}", 3},
 		{"empty command", "[test]\ncommand = []\n", "test.command", 2},
 		{"zero threshold", "[diffgate]\nchange_ratio_threshold = 0.0\n", "must be positive", 2},
 		{"bad agent mode", "[agent]\nmode = \"yolo\"\n", "agent.mode", 2},
@@ -99,6 +112,13 @@ func TestNearest(t *testing.T) {
 	}
 	_, err := Parse([]byte("[diffgate]\nchange_ratio_threshhold = 0.9\n"), ".git-tdd.toml")
 	if err == nil || err.Error() != `.git-tdd.toml:2: unknown key "diffgate.change_ratio_threshhold" (did you mean "diffgate.change_ratio_threshold"?)` {
+		t.Errorf("%v", err)
+	}
+}
+
+func TestOverrideAgentDidYouMean(t *testing.T) {
+	_, err := OverrideAgent(Default().Agent, []byte("[agent]\napi_key_evn = \"X\"\n"), "config.toml")
+	if err == nil || !strings.Contains(err.Error(), `config.toml:2: unknown key "agent.api_key_evn" (did you mean "agent.api_key_env"?`) {
 		t.Errorf("%v", err)
 	}
 }

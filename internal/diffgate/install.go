@@ -16,7 +16,7 @@ import (
 // InstallCmd writes the hooks.
 type InstallCmd struct {
 	Strict bool `help:"Also install reference-transaction: no branch moves to content that was not approved (blocks --no-verify and plumbing)."`
-	Force  bool `help:"Chain your current hook even when an earlier one is already kept as <hook>.pre-diffgate (that one is kept with a date suffix)."`
+	Force  bool `help:"Chain your current hook even when an earlier one is already kept as <hook>.pre-diffgate (that one is kept with a date suffix), and install even where a hook manager (lefthook, pre-commit, husky) owns the hooks."`
 }
 
 // Run installs the shims into the hooks directory git uses.
@@ -30,6 +30,9 @@ func (c *InstallCmd) Run(env *cmdline.Env) error {
 		return err
 	}
 	warnRelativeHooksPath(env, repo, dir)
+	if err := managed(env, repo, dir, c.Force); err != nil {
+		return err
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -50,6 +53,27 @@ func (c *InstallCmd) Run(env *cmdline.Env) error {
 	signers, signing := signingSetup(env, repo)
 	fmt.Fprintf(env.Stdout, "Signing: %s.\n", signing.describe(signers))
 	return nil
+}
+
+// managed refuses to write hooks a manager owns (lefthook, pre-commit,
+// husky): it would overwrite them the next time it installs, or we would
+// overwrite its. The error says how to add the gate to the manager instead;
+// with force, install goes ahead, chaining the manager's hooks, and warns.
+func managed(env *cmdline.Env, repo *gitx.Repo, dir string, force bool) error {
+	hooksPath, _, _ := repo.ConfigValue(env.Ctx, "core.hooksPath")
+	found := hooks.Managers(repo.Top, dir, hooksPath)
+	if len(found) == 0 {
+		return nil
+	}
+	m := found[0]
+	what := fmt.Sprintf("%s manages this repository's hooks (%s)", m.Name, m.Evidence)
+	if force {
+		env.Warn("%s: it may overwrite the diff gate's hooks the next time it installs its own; adding the gate to it is safer (git diffgate install without --force says how)", what)
+		return nil
+	}
+	return exitcode.New(exitcode.Refused, "%s: git diffgate install would overwrite its hooks, or they would overwrite the diff gate's; nothing was changed", what).
+		WithDetail(m.Recipe...).
+		WithHint("or install anyway, chained after %s's hooks: git diffgate install --force", m.Name)
 }
 
 // warnRelativeHooksPath: git resolves a relative core.hooksPath in each

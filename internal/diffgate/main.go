@@ -12,13 +12,14 @@ import (
 type CLI struct {
 	cmdline.Globals `embed:""`
 
-	Review    ReviewCmd    `cmd:"" default:"withargs" help:"Review the staged change and ask for APPROVE on the terminal (the default)."`
-	Report    ReportCmd    `cmd:"" help:"Print the analysis of the staged change; never prompts. Exit 1 when files are flagged."`
-	Install   InstallCmd   `cmd:"" help:"Install the hooks that put every commit through the gate."`
-	Uninstall UninstallCmd `cmd:"" help:"Remove our hooks and put back the ones you had."`
-	Status    StatusCmd    `cmd:"" help:"Show the hooks, and whether the staged change has an approval."`
-	Verify    VerifyCmd    `cmd:"" help:"Check that every commit in a range carries an approval of its own tree (for CI). Exit 1 when one does not."`
-	Hook      HookCmd      `cmd:"" hidden:"" help:"Run a hook (the installed shims call this)."`
+	Review     ReviewCmd             `cmd:"" default:"withargs" help:"Review the staged change and ask for APPROVE on the terminal (the default)."`
+	Report     ReportCmd             `cmd:"" help:"Print the analysis of the staged change; never prompts. Exit 1 when files are flagged."`
+	Install    InstallCmd            `cmd:"" help:"Install the hooks that put every commit through the gate."`
+	Uninstall  UninstallCmd          `cmd:"" help:"Remove our hooks and put back the ones you had."`
+	Status     StatusCmd             `cmd:"" help:"Show the hooks, and whether the staged change has an approval."`
+	Verify     VerifyCmd             `cmd:"" help:"Check that every commit in a range carries an approval of its own tree (for CI). Exit 1 when one does not."`
+	Completion cmdline.CompletionCmd `cmd:"" help:"Print the completion script for bash, zsh or fish (git diffgate and git-diffgate)."`
+	Hook       HookCmd               `cmd:"" hidden:"" help:"Run a hook (the installed shims call this)."`
 }
 
 const description = `The review gate for changes written by agents and hurried humans. It measures the

@@ -24,6 +24,7 @@ func ManPage(w io.Writer) error {
 			"git diffgate uninstall",
 			"git diffgate status [--json]",
 			"git diffgate verify [RANGE] [--json]",
+			"git diffgate completion bash|zsh|fish",
 		},
 		Description: description + `
 
@@ -31,7 +32,9 @@ For each staged file it measures lines_before, lines_after, lines_added and line
 
 It reads code too. For Python (def, async def and class, at module level and inside classes) and Go (func, methods named by receiver type, type, and top-level var and const by name), a definition that a modified, renamed or deleted file had before the change and has not after is removed, and the file requires review whatever its ratio (reason "removed definitions"; the review says REMOVED: <path>: def load_state, class Cache above its diff). It is not removed when the same file gained one of the same kind under a new name with exactly the same body (renamed), or another file of the change, in the same language, gained one of the same kind and name that keeps at least 80% of its body's lines (moved): a stub of the same name elsewhere hides nothing. report --json lists removed_symbols, moved_symbols (with to, the path) and renamed_symbols (with new_name) for each file, and symbols_note when its definitions were not compared: an old version that does not parse, or is over 1 MiB (512 KiB for Go), leaves the file to the ratio; a new version that does not parse, or grew over that size, loses every definition it had. [diffgate] symbols = false turns this off; symbols_ignore = ["test_*", "_*"] leaves out names that match a glob.
 
-The answer is read from the controlling terminal (/dev/tty), never from standard input, and typeahead is discarded before the prompt. An APPROVE is bound to the tree id of the staged content and the commit it was reviewed on: staging anything else needs a new review, and a commit of that tree consumes it.`,
+The answer is read from the controlling terminal (/dev/tty), never from standard input, and typeahead is discarded before the prompt. An APPROVE is bound to the tree id of the staged content and the commit it was reviewed on: staging anything else needs a new review, and a commit of that tree consumes it.
+
+On a terminal that reports its size, the review goes through git's pager (git var GIT_PAGER: GIT_PAGER, core.pager, PAGER, else less; run with sh -c and LESS=FRX unless LESS is set, as git runs it); when the pager exits, the stat's total and the banner are printed again right above the question. --no-pager, GIT_PAGER=cat, or a terminal without a size print straight through; a pager that fails is named and the review printed on the terminal. The pager only shows text: the question is asked after it exits, on /dev/tty, with everything typed or injected before it discarded; a core.pager from the repository's own .git/config is named before the review. A pager runs as you, and a process it leaves behind that injects keystrokes (TIOCSTI, where the kernel allows it) could answer, as could any process of yours: signed approvals checked by verify are the proof.`,
 		Sections: []manpage.Section{
 			{Title: "HOOKS", Body: `git diffgate install writes shims into the directory git runs hooks from (git rev-parse --git-path hooks, which follows core.hooksPath and serves every linked worktree):
 
@@ -42,7 +45,17 @@ The answer is read from the controlling terminal (/dev/tty), never from standard
 
 A hook you had is kept as <hook>.pre-diffgate and runs first, with its arguments and stdin; uninstall puts it back and removes only what install wrote. A shim that cannot find git-diffgate refuses and says how to reinstall. Branches of active git tdd workflows are exempt: there the git tdd gates apply, and git tdd merge reviews the whole branch.
 
+Where a hook manager owns the hooks (lefthook.yml, .pre-commit-config.yaml, .husky/, core.hooksPath at .husky/_, or a hook one of them wrote), install writes nothing and prints how to add the gate to the manager (exit 1); --force installs anyway, chaining the manager's hooks. The recipes run git-diffgate hook NAME [ARGS], what the shims run, which is stable for this use: pre-commit and pre-merge-commit (the gate), prepare-commit-msg MSGFILE (the trailer), post-commit and post-merge (the record). The repository's .pre-commit-hooks.yaml offers them to pre-commit as git-diffgate, git-diffgate-trailer and git-diffgate-record.
+
 Under --strict, a rebase stops when it would move the branch; review the move with git diffgate review --branch BRANCH --to HEAD and run git rebase --continue. Cherry-pick with --no-commit, review with git diffgate, then commit.`},
+			{Title: "SHELL COMPLETION", Body: `git diffgate completion bash|zsh|fish prints a completion script generated from the command tree, with git's hooks (_git_diffgate for git's bash completion, _git-diffgate for zsh's _git, a hand-over from git to git-diffgate for fish); install.sh installs it where each shell looks. See git-tdd(1).`},
+			{Title: "JSON OUTPUT", Body: `With --json these print one document on standard output, with these fields always present (diagnostics stay on standard error):
+
+report --json: {tree, base, files: [{path, old_path, status, binary, submodule, mode_changed, lines_before, lines_after, lines_added, lines_deleted, change_ratio, is_replacement, requires_review, reason}], flagged: [paths], summary: {files, added, deleted}}; a path that is not valid UTF-8 also comes as path_base64 (and old_path_base64). Exit 1 when anything is flagged.
+
+status --json: {hooks: {dir, installed, strict, missing: [hooks], chained: [hooks], managers: [lefthook, pre-commit or husky]}, signing: {format, signing_key, commit_gpgsign, ready, missing, listed: true, false or null when unknown}, allowed_signers ("" when none), staged_tree, base ("" before the first commit), staged, approval: null or {tree, parent, time, message, flagged, by, source}}.
+
+verify --json: {range, signers ("" when signatures are not required), base, commits: [{commit, subject, ok, problem ("" when it holds), signature (git's %G?, when required), signer}], failed (how many do not hold)}. Exit 1 when one does not.`},
 			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
 			{Title: "FILES", Body: `$(git rev-parse --git-common-dir)/tdd/state.toml holds approvals, reviewed commits and git tdd workflows, shared by every worktree and written under a lock.
 
@@ -50,6 +63,7 @@ $(git rev-parse --git-common-dir)/tdd/audit.jsonl has a JSON line for every appr
 
 .git-tdd.toml at the top of the repository sets [diffgate] change_ratio_threshold, replacement_ratio, symbols and symbols_ignore; it is read as committed in HEAD, so an uncommitted change to it does not loosen the gate.`},
 			{Title: "ENVIRONMENT", Body: `- GIT_TDD_AUTO=1 acts as --auto: never prompt, fail closed.
+- GIT_PAGER, then core.pager, PAGER: the pager of the review, as git chooses it; cat or empty means none. LESS and LV are set to FRX and -c for it unless set.
 - NO_COLOR, TERM=dumb and CLICOLOR_FORCE decide colour after --color.
 - GIT_TDD_TRACE=1 logs every git call and its duration on standard error.`},
 			{Title: "SECURITY", Body: `The hooks stop accidents and unattended agents, which have no terminal to answer on; --strict adds plumbing and --no-verify. No local hook stops a process that runs git -c core.hooksPath=/dev/null, writes ref files itself, edits the state file, or controls a terminal. Run git diffgate verify in CI on the branch that matters: every commit on its first-parent chain must carry a trailer naming its own tree, and the commits a reviewed merge brings in are covered by that merge's review.
@@ -60,7 +74,7 @@ A committed .git-tdd.toml that does not parse gives way, in the hooks and in rev
 			{Title: "EXAMPLES", Body: `  git add -A && git diffgate              # review and approve what is staged
   git diffgate report --json | jq .flagged
   git diffgate install --strict
-  git diffgate verify origin/main..HEAD   # in CI`},
+  git diffgate verify origin/main..HEAD   # in CI; examples/github-actions.yml runs it on pull requests`},
 			{Title: "SEE ALSO", Body: "git-tdd(1), githooks(5), git-interpret-trailers(1)"},
 		},
 	})

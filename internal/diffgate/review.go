@@ -99,8 +99,9 @@ func gate(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config
 		return bypass("there is no terminal to ask a human for approval")
 	}
 	defer tty.Close()
-	pr := &review.Printer{W: tty.Writer(), P: tty.Palette, Width: tty.Width()}
-	if err := review.Show(env.Ctx, repo, t, rep, pr); err != nil {
+	screen := review.NewScreen(env.Ctx, repo, tty, env.NoPager, env.Getenv, env.Prog)
+	err = screen.Present(rep, func(pr *review.Printer) error { return review.Show(env.Ctx, repo, t, rep, pr) })
+	if err != nil {
 		return err
 	}
 	fmt.Fprintln(tty.Writer())

@@ -16,11 +16,11 @@ type Signing struct {
 	Format  string `json:"format"`      // gpg.format
 	Key     string `json:"signing_key"` // user.signingkey
 	Sign    bool   `json:"commit_gpgsign"`
-	Ready   bool   `json:"ready"`             // all three set for SSH
-	Missing string `json:"missing,omitempty"` // what to set, when not ready
+	Ready   bool   `json:"ready"`   // all three set for SSH
+	Missing string `json:"missing"` // what to set, when not ready
 	// Listed: the user's public key is in the allowed-signers file (when one is
-	// configured and the key could be read); nil when unknown.
-	Listed *bool `json:"listed,omitempty"`
+	// configured and the key could be read); null when unknown.
+	Listed *bool `json:"listed"`
 }
 
 // signingOf reads the user's signing configuration; signers is the

@@ -24,7 +24,7 @@ type StatusCmd struct {
 type StatusReport struct {
 	Hooks      HooksStatus     `json:"hooks"`
 	Signing    Signing         `json:"signing"`
-	Signers    string          `json:"allowed_signers,omitempty"`
+	Signers    string          `json:"allowed_signers"` // "" when none is configured
 	StagedTree string          `json:"staged_tree"`
 	Base       string          `json:"base"`     // the commit the change is on; "" before the first
 	Staged     bool            `json:"staged"`   // anything staged
@@ -38,6 +38,9 @@ type HooksStatus struct {
 	Strict    bool     `json:"strict"`
 	Missing   []string `json:"missing"`
 	Chained   []string `json:"chained"` // hooks of the user's that run first
+	// Managers are the hook managers that own the hooks (lefthook,
+	// pre-commit, husky): the gate belongs in their configuration.
+	Managers []string `json:"managers"`
 }
 
 // Run prints the hooks, the signing set-up, the staged tree and its approval.
@@ -105,6 +108,9 @@ func printStatus(env *cmdline.Env, rep StatusReport) {
 	for _, c := range h.Chained {
 		fmt.Fprintf(w, "              your %s hook runs first (%s%s)\n", c, c, hooks.SavedSuffix)
 	}
+	for _, m := range h.Managers {
+		fmt.Fprintf(w, "              %s manages the hooks: the gate belongs in its configuration (git diffgate install says how)\n", m)
+	}
 	fmt.Fprintf(w, "signing:      %s\n", rep.Signing.describe(rep.Signers))
 	fmt.Fprintf(w, "staged tree:  %s on %s\n", rep.StagedTree, parentName(rep.Base))
 	a := rep.Approval
@@ -140,7 +146,11 @@ func hooksStatus(env *cmdline.Env, repo *gitx.Repo) (HooksStatus, error) {
 	if err != nil {
 		return HooksStatus{}, err
 	}
-	h := HooksStatus{Dir: dir, Missing: []string{}, Chained: []string{}}
+	h := HooksStatus{Dir: dir, Missing: []string{}, Chained: []string{}, Managers: []string{}}
+	hooksPath, _, _ := repo.ConfigValue(env.Ctx, "core.hooksPath")
+	for _, m := range hooks.Managers(repo.Top, dir, hooksPath) {
+		h.Managers = append(h.Managers, m.Name)
+	}
 	for _, s := range states {
 		if s.Ours {
 			h.Installed = true

@@ -28,16 +28,16 @@ type CommitCheck struct {
 	Commit    string `json:"commit"`
 	Subject   string `json:"subject"`
 	OK        bool   `json:"ok"`
-	Problem   string `json:"problem,omitempty"`
-	Signature string `json:"signature,omitempty"` // git's %G?, when signatures are required
-	Signer    string `json:"signer,omitempty"`
+	Problem   string `json:"problem"`   // "" when it holds
+	Signature string `json:"signature"` // git's %G?, when signatures are required
+	Signer    string `json:"signer"`
 }
 
 // VerifyReport is what verify --json prints.
 type VerifyReport struct {
 	Range   string        `json:"range"`
-	Signers string        `json:"signers,omitempty"` // the allowed-signers file, as committed at the base
-	Base    string        `json:"base,omitempty"`
+	Signers string        `json:"signers"` // the allowed-signers file, as committed at the base; "" when signatures are not required
+	Base    string        `json:"base"`
 	Commits []CommitCheck `json:"commits"`
 	Failed  int           `json:"failed"`
 }

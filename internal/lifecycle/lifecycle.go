@@ -21,17 +21,18 @@ import (
 
 // Env is what the lifecycle runs with.
 type Env struct {
-	Ctx    context.Context
-	Repo   *gitx.Repo // the working tree the command runs in
-	Store  *state.Store
-	Config func(rev string) (*config.Config, error) // .git-tdd.toml as committed at rev
-	Out    io.Writer                                // results
-	Err    io.Writer                                // diagnostics, and the tests' live output
-	Getenv func(string) string
-	Color  string      // the --color flag
-	Cwd    string      // where paths given on the command line are relative to (-C)
-	JSON   bool        // red, green and merge print a GateResult instead of text
-	Last   *GateResult // the last gate's result, printed or not
+	Ctx     context.Context
+	Repo    *gitx.Repo // the working tree the command runs in
+	Store   *state.Store
+	Config  func(rev string) (*config.Config, error) // .git-tdd.toml as committed at rev
+	Out     io.Writer                                // results
+	Err     io.Writer                                // diagnostics, and the tests' live output
+	Getenv  func(string) string
+	Color   string      // the --color flag
+	NoPager bool        // --no-pager: reviews straight to the terminal
+	Cwd     string      // where paths given on the command line are relative to (-C)
+	JSON    bool        // red, green and merge print a GateResult instead of text
+	Last    *GateResult // the last gate's result, printed or not
 }
 
 var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -58,22 +59,31 @@ func (e *Env) Find(issue string) (*state.Workflow, *state.State, error) {
 		}
 		return w, st, nil
 	}
-	here := realPath(e.Repo.Top)
+	if w := e.here(st); w != nil {
+		return w, st, nil
+	}
 	var active []string
 	for _, w := range st.SortedWorkflows() {
-		if !w.Active() {
-			continue
+		if w.Active() {
+			active = append(active, w.Issue)
 		}
-		if realPath(w.Worktree) == here {
-			return w, st, nil
-		}
-		active = append(active, w.Issue)
 	}
 	hint := "start one with git tdd start <issue>"
 	if len(active) > 0 {
 		hint = "active: " + strings.Join(active, ", ")
 	}
 	return nil, nil, exitcode.New(exitcode.Usage, "not inside a workflow's worktree: name the issue").WithHint("%s", hint)
+}
+
+// here is the active workflow whose worktree the command runs in, or nil.
+func (e *Env) here(st *state.State) *state.Workflow {
+	top := realPath(e.Repo.Top)
+	for _, w := range st.SortedWorkflows() {
+		if w.Active() && realPath(w.Worktree) == top {
+			return w
+		}
+	}
+	return nil
 }
 
 // active returns the workflow of issue if it is still in progress.

@@ -44,18 +44,20 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 	if err != nil {
 		return err
 	}
-	result.Proved = plan.proved
+	result.Proved, result.Run = plan.proved, plan.proved.run
 	rep, err := review.Analyze(e.Ctx, e.Repo, plan.target, review.Rules(plan.cfg))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(tty.Writer(), "proved: %s\n", plan.proved)
-	pr := &review.Printer{W: tty.Writer(), P: tty.Palette, Width: tty.Width()}
-	fmt.Fprintf(tty.Writer(), "\nMerging #%s (%s) into %s:\n", w.Issue, w.Branch, w.Base)
-	if err := review.ShowAll(e.Ctx, e.Repo, plan.target, rep, pr, rules(plan.cfg).Frozen); err != nil {
+	screen := review.NewScreen(e.Ctx, e.Repo, tty, e.NoPager, e.Getenv, "git-tdd")
+	err = screen.Present(rep, func(pr *review.Printer) error {
+		fmt.Fprintf(pr.W, "proved: %s\n\nMerging #%s (%s) into %s:\n", plan.proved, w.Issue, w.Branch, w.Base)
+		return review.ShowAll(e.Ctx, e.Repo, plan.target, rep, pr, rules(plan.cfg).Frozen)
+	})
+	if err != nil {
 		return err
 	}
-	fmt.Fprintln(tty.Writer())
+	fmt.Fprintf(tty.Writer(), "proved: %s\n\n", plan.proved)
 	question := fmt.Sprintf("Type APPROVE to merge #%s into %s, REJECT to keep working, or ABORT to discard:", w.Issue, w.Base)
 	answer, err := tty.Choose(e.Ctx, question, []term.Choice{{Word: "APPROVE"}, {Word: "REJECT"}, {Word: "ABORT"}})
 	if errors.Is(err, term.ErrNoAnswer) {

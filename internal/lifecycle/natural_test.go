@@ -84,4 +84,35 @@ func TestTestChanged(t *testing.T) {
 	if !TestChanged("calc_test.go", "example.com/calc.TestMul/sub", goBase, goChanged) {
 		t.Error("go: the body changed")
 	}
+	// runner = "junit" names go tests CLASSNAME::NAME (gotestsum, go-junit-report)
+	if TestChanged("calc_test.go", "example.com/calc::TestMul", goBase, goComment) || !TestChanged("calc_test.go", "example.com/calc::TestMul/sub", goBase, goChanged) {
+		t.Error("go through a JUnit report")
+	}
+}
+
+// A language git tdd does not parse (runner = "junit" with vitest, jest,
+// cargo-nextest, Maven): a test counts as the branch's when its name is in the
+// file now and was not in it where the branch started; a changed body of an
+// old test does not count, since nothing can show it changed.
+func TestTestChangedOtherLanguages(t *testing.T) {
+	base := []byte("describe('mul', () => {\n  it('multiplies', () => expect(mul(2, 3)).toBe(6))\n})\n")
+	for _, tt := range []struct {
+		name, file, id string
+		base, now      []byte
+		want           bool
+	}{
+		{"a new test", "src/m.test.ts", "src/m.test.ts::mul > doubles", base, append(append([]byte{}, base...), "it('doubles', () => expect(dbl(2)).toBe(4))\n"...), true},
+		{"an old test", "src/m.test.ts", "src/m.test.ts::mul > multiplies", base, base, false},
+		{"an old test whose body changed", "src/m.test.ts", "src/m.test.ts::mul > multiplies", base, []byte("it('multiplies', () => expect(mul(2, 4)).toBe(8))\n"), false},
+		{"a new file", "tests/calc.rs", "calc::tests::mul", nil, []byte("#[test]\nfn mul() { assert_eq!(calc::mul(2, 3), 6); }\n"), true},
+		{"a name the file does not hold", "tests/calc.rs", "calc::tests::ghost", nil, []byte("fn mul() {}\n"), false},
+		{"java", "src/test/java/CalcTest.java", "com.example.CalcTest::testMul()", []byte("class CalcTest {}\n"), []byte("class CalcTest { @Test void testMul() {} }\n"), true},
+	} {
+		if got := TestChanged(tt.file, tt.id, tt.base, tt.now); got != tt.want {
+			t.Errorf("%s: got %v", tt.name, got)
+		}
+	}
+	if Hollow("src/m.test.ts", "src/m.test.ts::mul > multiplies", base) {
+		t.Error("hollow is only judged in languages git tdd parses")
+	}
 }

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func (e *Env) Red(issue string) (err error) {
 	var g errgroup.Group
 	g.Go(func() error { return e.unchangedSince(wt, p.rules, p.staged) })
 	g.Go(func() (err error) {
-		attachGoFiles(w.Worktree, res, changed)
+		attachFiles(w.Worktree, res, changed)
 		ours, err = ownership(e, wt, p.branch, res)
 		return err
 	})
@@ -212,24 +213,44 @@ func ownership(e *Env, wt *gitx.Repo, branch []gitx.RawEntry, res *runner.Result
 	}, nil
 }
 
-// attachGoFiles finds, for go tests (reported by package), the changed test file
-// that declares each one.
-func attachGoFiles(dir string, res *runner.Result, changed map[string]bool) {
-	for i, t := range res.Tests {
-		if t.File != "" || res.Runner != "go" {
+// attachFiles finds the changed test file of each test whose report names
+// none: for go (tests reported by package), the file that declares the
+// function; for runner = "junit", the one file among them that holds the
+// test's name (none when several do: a test counts for the branch only when
+// its file is certain).
+func attachFiles(dir string, res *runner.Result, changed map[string]bool) {
+	if res.Runner != "go" && res.Runner != "junit" {
+		return
+	}
+	sources := map[string][]byte{}
+	for f := range changed {
+		if res.Runner == "go" && !strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		name := t.ID[strings.LastIndexByte(t.ID, '.')+1:]
-		name, _, _ = strings.Cut(name, "/")
-		decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(name) + `\(`)
-		for f := range changed {
-			if !strings.HasSuffix(f, "_test.go") {
-				continue
+		if src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f))); err == nil {
+			sources[f] = src
+		}
+	}
+	for i, t := range res.Tests {
+		if t.File != "" {
+			continue
+		}
+		name := runner.ShortName(t.ID)
+		if name == "" {
+			continue
+		}
+		var decl *regexp.Regexp
+		if res.Runner == "go" {
+			decl = regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(name) + `\(`)
+		}
+		var found []string
+		for f, src := range sources {
+			if decl != nil && decl.Match(src) || decl == nil && bytes.Contains(src, []byte(name)) {
+				found = append(found, f)
 			}
-			if src, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f))); err == nil && decl.Match(src) {
-				res.Tests[i].File = f
-				break
-			}
+		}
+		if len(found) == 1 {
+			res.Tests[i].File = found[0]
 		}
 	}
 }

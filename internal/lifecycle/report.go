@@ -18,7 +18,11 @@ type GateResult struct {
 	Message  string   `json:"message"`
 	Tests    []string `json:"tests"`  // the tests the verdict is about
 	Commit   string   `json:"commit"` // the commit the gate wrote, if any
-	Proved   *Proved  `json:"proved,omitempty"`
+	// Failing and Passing are the test run's ids (the last run: merge's on the
+	// merged tree) that failed or errored, and that passed.
+	Failing []string `json:"failing"`
+	Passing []string `json:"passing"`
+	Proved  *Proved  `json:"proved,omitempty"`
 	// Run is the test run the verdict came from, for git tdd run's next
 	// prompt (its output's tail); not printed.
 	Run *runner.Result `json:"-"`
@@ -56,6 +60,17 @@ func (e *Env) emit(r *GateResult, err error) error {
 	}
 	if r.Tests == nil {
 		r.Tests = []string{}
+	}
+	r.Failing, r.Passing = []string{}, []string{}
+	if r.Run != nil {
+		for _, t := range r.Run.Tests {
+			switch t.Outcome {
+			case runner.Passed:
+				r.Passing = append(r.Passing, t.ID)
+			case runner.Failed, runner.Errored, runner.XPassed:
+				r.Failing = append(r.Failing, t.ID)
+			}
+		}
 	}
 	if werr := writeJSON(e.Out, r); werr != nil && err == nil {
 		return werr

@@ -19,9 +19,10 @@ import (
 
 // Proved is what a re-proof established.
 type Proved struct {
-	Red     string   `json:"red"`     // the red commit
-	Failing []string `json:"failing"` // its recorded tests, which fail there again
-	Passing int      `json:"passing"` // tests that pass on the merged tree
+	Red     string         `json:"red"`     // the red commit
+	Failing []string       `json:"failing"` // its recorded tests, which fail there again
+	Passing int            `json:"passing"` // tests that pass on the merged tree
+	run     *runner.Result // the run on the merged tree
 }
 
 func (p *Proved) String() string {
@@ -106,7 +107,7 @@ func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, tree, label stri
 	if err := e.lint(cfg, dir); err != nil {
 		return nil, err
 	}
-	return &Proved{Red: red.ID, Failing: red.Failing, Passing: len(res.With(runner.Passed))}, nil
+	return &Proved{Red: red.ID, Failing: red.Failing, Passing: len(res.With(runner.Passed)), run: res}, nil
 }
 
 // redOnBase is the tree the red's tests are proved on: oldFork's, with what
@@ -147,7 +148,9 @@ func (e *Env) checkRed(cfg *config.Config, r surface.Rules, red *RedCommit, oldF
 		switch {
 		case cfg.Test.Runner == "go" && !goTestID.MatchString(id):
 			bad = append(bad, id+" is not a go test")
-		case cfg.Test.Runner == "go":
+		case cfg.Test.Runner == "go" || cfg.Test.Runner == "junit" && id != "" && !strings.HasPrefix(id, "-"):
+			// ids from a report, never given to the command: that they fail
+			// at the red commit and pass at the merge is the proof
 		case strings.HasPrefix(id, "-") || !pathglob.Any(cfg.Test.TestPaths, testFileOf(id)):
 			bad = append(bad, id+" is not a test of a test file")
 		default:
@@ -223,7 +226,7 @@ func redFails(r *runner.Result, ids []string, mods Modules) []string {
 	case r.TimedOut:
 		return []string{"the run timed out"}
 	case r.Exit == 3 || r.Exit < 0:
-		return []string{"the run broke (" + pytestMeaning(r.Exit) + ")"}
+		return []string{"the run broke (" + exitMeaning(r) + ")"}
 	case len(ids) == 0 && r.Exit == 0:
 		return []string{"the tests pass"}
 	}

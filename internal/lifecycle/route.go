@@ -63,9 +63,9 @@ func RouteRed(in RedInput) Verdict {
 		return Verdict{Code: exitcode.Refused, Kind: KindPremature, Message: "Tests passed prematurely. Write failing tests first."}
 	case r.Exit == 4 || r.Exit == 5:
 		v := Verdict{Code: exitcode.Refused, Kind: KindScaffold, Attempt: true,
-			Message: fmt.Sprintf("the test scaffold does not run (%s); fix it (attempt %d of %d)", pytestMeaning(r.Exit), in.Attempts+1, in.MaxRetries)}
+			Message: fmt.Sprintf("the test scaffold does not run (%s); fix it (attempt %d of %d)", exitMeaning(r), in.Attempts+1, in.MaxRetries)}
 		if in.Attempts+1 >= in.MaxRetries {
-			v.Code, v.Message = exitcode.Escalate, fmt.Sprintf("the test scaffold still does not run (%s) after %d attempts; a human should look", pytestMeaning(r.Exit), in.Attempts+1)
+			v.Code, v.Message = exitcode.Escalate, fmt.Sprintf("the test scaffold still does not run (%s) after %d attempts; a human should look", exitMeaning(r), in.Attempts+1)
 		}
 		return v
 	case r.Exit != 1 && (r.Exit != 2 || len(collectionErrors(r)) == 0):
@@ -136,7 +136,7 @@ func broke(r *runner.Result, list []string) Verdict {
 		list = []string{"the end of its output:\n" + lastLines(r.Tail, 12)}
 	}
 	return Verdict{Code: exitcode.Escalate, Kind: KindEscalate, List: list,
-		Message: fmt.Sprintf("the test run broke (%s); a human should look. A red must fail by assertion, or fail to import a name or module of this repository: fix what is quoted, or give the new code a stub that returns a wrong value", pytestMeaning(r.Exit))}
+		Message: fmt.Sprintf("the test run broke (%s); a human should look. A red must fail by assertion, or fail to import a name or module of this repository: fix what is quoted, or give the new code a stub that returns a wrong value", exitMeaning(r))}
 }
 
 func collectionErrors(r *runner.Result) []runner.Test {
@@ -189,10 +189,10 @@ func CheckGreen(r *runner.Result, redIDs []string) Verdict {
 		return Verdict{Code: exitcode.Escalate, Kind: KindEscalate, Message: fmt.Sprintf("the test run timed out after %s; a human should look", r.Elapsed.Round(100e6))}
 	case r.Exit == 3 || r.Exit < 0 || (r.Exit == 2 && len(collectionErrors(r)) == 0):
 		v := broke(r, errorIDs(r))
-		v.Message = fmt.Sprintf("the test run broke (%s); a human should look", pytestMeaning(r.Exit))
+		v.Message = fmt.Sprintf("the test run broke (%s); a human should look", exitMeaning(r))
 		return v
 	case r.Exit == 4 || r.Exit == 5:
-		return Verdict{Code: exitcode.Refused, Kind: KindFailing, Message: "the tests do not run (" + pytestMeaning(r.Exit) + ")"}
+		return Verdict{Code: exitcode.Refused, Kind: KindFailing, Message: "the tests do not run (" + exitMeaning(r) + ")"}
 	}
 	var missing, failing []string
 	for _, id := range redIDs {
@@ -281,6 +281,21 @@ func unique(ids []string) []string {
 		}
 	}
 	return out
+}
+
+// exitMeaning says what a run's exit code (in pytest's terms) means for its runner.
+func exitMeaning(r *runner.Result) string {
+	if r.Runner == "junit" {
+		switch r.Exit {
+		case 2:
+			return fmt.Sprintf("exit %d, and no JUnit report it could be judged by: a build or load error", r.RawExit)
+		case 3:
+			return fmt.Sprintf("exit %d, although no test in its JUnit report failed", r.RawExit)
+		case 5:
+			return "its JUnit report holds no tests"
+		}
+	}
+	return pytestMeaning(r.Exit)
 }
 
 // pytestMeaning names pytest's exit codes.

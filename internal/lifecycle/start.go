@@ -21,7 +21,8 @@ import (
 // StartOptions are start's arguments.
 type StartOptions struct {
 	Issue   string
-	Base    string   // the branch to start from and merge into; "" is the current one
+	Base    string   // where the branch starts: a branch, tag or commit; "" is the current branch
+	Into    string   // the local branch the merge lands on; "" is Base when it is a local branch, else the current one
 	LLD     string   // the design document
 	Context []string // files the agent will be given
 	Dir     string   // where the worktree goes; "" is [worktree] dir
@@ -44,7 +45,7 @@ func (e *Env) Start(o StartOptions) error {
 	if w := st.Workflows[o.Issue]; w != nil && w.Active() {
 		return exitcode.New(exitcode.Usage, "issue %s is already active (%s): its worktree is %s on branch %s", o.Issue, w.Phase, w.Worktree, w.Branch)
 	}
-	base, baseCommit, err := e.base(o.Base)
+	base, from, baseCommit, err := e.base(o)
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func (e *Env) Start(o StartOptions) error {
 		return err
 	}
 	now := time.Now().UTC().Truncate(time.Second)
-	w := &state.Workflow{Issue: o.Issue, Phase: state.PhaseStarted, Branch: branch, Base: base, BaseCommit: baseCommit,
+	w := &state.Workflow{Issue: o.Issue, Phase: state.PhaseStarted, Branch: branch, Base: base, From: from, BaseCommit: baseCommit,
 		Worktree: dir, Subject: subject, LLD: lld, Context: o.Context, Started: now, Updated: now}
 	err = e.Store.Update(e.Ctx, func(st *state.State) error {
 		if old := st.Workflows[o.Issue]; old != nil && old.Active() {
@@ -99,31 +100,64 @@ func (e *Env) Start(o StartOptions) error {
 		undo()
 		return err
 	}
-	e.audit(state.AuditEntry{Command: "tdd start", Issue: o.Issue, Path: dir, Parent: baseCommit, Outcome: "started", Detail: branch + " from " + base})
-	fmt.Fprintf(e.Err, "git-tdd: started #%s on %s from %s (%s)\n", o.Issue, branch, base, short(baseCommit))
+	e.audit(state.AuditEntry{Command: "tdd start", Issue: o.Issue, Path: dir, Parent: baseCommit, Outcome: "started", Detail: branch + " from " + w.StartPoint() + " into " + base})
+	if from != "" {
+		fmt.Fprintf(e.Err, "git-tdd: started #%s on %s from %s (%s); it merges into %s\n", o.Issue, branch, from, short(baseCommit), base)
+	} else {
+		fmt.Fprintf(e.Err, "git-tdd: started #%s on %s from %s (%s)\n", o.Issue, branch, base, short(baseCommit))
+	}
 	fmt.Fprintf(e.Err, "git-tdd: write failing tests there, then run: git tdd red\n")
 	fmt.Fprintln(e.Out, dir)
 	return nil
 }
 
-// base resolves the branch to start from: --base, or the branch checked out here.
-func (e *Env) base(name string) (string, string, error) {
-	if name == "" {
-		full, err := e.Repo.Branch(e.Ctx)
-		if err != nil {
-			return "", "", err
-		}
-		if full == "" {
-			return "", "", exitcode.New(exitcode.Usage, "HEAD is detached: name the branch to start from with --base")
-		}
-		name = strings.TrimPrefix(full, "refs/heads/")
-	}
-	name = strings.TrimPrefix(name, "refs/heads/")
-	commit, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+name)
+// base resolves where the branch starts (--base: any commit-ish) and the
+// local branch its merge lands on (--into; else --base when it is a local
+// branch; else the branch checked out here). from is --base as given when it
+// is not that branch. A start point the merge branch does not contain is
+// allowed, with a warning: the merge brings its commits in too.
+func (e *Env) base(o StartOptions) (into, from, commit string, err error) {
+	current := ""
+	full, err := e.Repo.Branch(e.Ctx)
 	if err != nil {
-		return "", "", exitcode.New(exitcode.Usage, "the base must be a local branch, and %q is not one", name)
+		return "", "", "", err
 	}
-	return name, commit, nil
+	current = strings.TrimPrefix(full, "refs/heads/")
+	rev := o.Base
+	if rev == "" {
+		if current == "" {
+			return "", "", "", exitcode.New(exitcode.Usage, "HEAD is detached: name where #%s starts with --base (and the branch it merges into with --into)", o.Issue)
+		}
+		rev = current
+	}
+	name := strings.TrimPrefix(rev, "refs/heads/")
+	isBranch := false
+	if c, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+name); err == nil && !strings.HasPrefix(name, "-") {
+		commit, isBranch = c, true
+	} else if commit, err = e.Repo.ResolveCommit(e.Ctx, rev); err != nil {
+		return "", "", "", exitcode.New(exitcode.Usage, "%s is not a commit: --base takes a branch, a tag or a commit id", term.Line(rev, 80))
+	}
+	into = strings.TrimPrefix(o.Into, "refs/heads/")
+	switch {
+	case into == "" && isBranch:
+		into = name
+	case into == "" && current != "":
+		into = current
+	case into == "":
+		return "", "", "", exitcode.New(exitcode.Usage, "HEAD is detached and %s is not a branch: name the branch #%s merges into with --into", term.Line(rev, 80), o.Issue)
+	}
+	intoTip, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+into)
+	if err != nil || strings.HasPrefix(into, "-") {
+		return "", "", "", exitcode.New(exitcode.Usage, "%s is not a local branch: the merge of #%s lands on one", term.Line(into, 80), o.Issue).
+			WithHint("create it (git branch %s %s), or name another with --into", term.ShellQuote(into), term.ShellQuote(rev))
+	}
+	if !isBranch || name != into {
+		from = rev
+		if ok, err := e.Repo.IsAncestor(e.Ctx, commit, intoTip); err == nil && !ok {
+			term.Warn(e.Err, "git-tdd", "%s (%s) is not in %s's history: merging #%s brings its commits into %s too", term.Line(rev, 80), short(commit), into, o.Issue, into)
+		}
+	}
+	return into, from, commit, nil
 }
 
 // checkContext applies the context rules (DESIGN §6) to --context and --lld.

@@ -17,6 +17,7 @@ type Status struct {
 	Phase      string    `json:"phase"`
 	Branch     string    `json:"branch"`
 	Base       string    `json:"base"`
+	From       string    `json:"from"`
 	BaseCommit string    `json:"base_commit"`
 	Worktree   string    `json:"worktree"`
 	Subject    string    `json:"subject"`
@@ -25,8 +26,8 @@ type Status struct {
 	Attempts   Attempts  `json:"attempts"`
 	Started    time.Time `json:"started"`
 	Updated    time.Time `json:"updated"`
-	Merged     string    `json:"merged,omitempty"`
-	Backup     string    `json:"backup,omitempty"`
+	Merged     string    `json:"merged"` // the merge commit, once merged
+	Backup     string    `json:"backup"` // the ref an abort saved the work under
 }
 
 // RedJSON is the red of a Status.
@@ -52,13 +53,23 @@ func StatusOf(w *state.Workflow) Status {
 	if failing == nil {
 		failing = []string{}
 	}
-	return Status{Issue: w.Issue, Phase: w.Phase, Branch: w.Branch, Base: w.Base, BaseCommit: w.BaseCommit,
+	return Status{Issue: w.Issue, Phase: w.Phase, Branch: w.Branch, Base: w.Base, From: w.From, BaseCommit: w.BaseCommit,
 		Worktree: w.Worktree, Subject: w.Subject, Red: RedJSON{w.Red.Commit, failing}, Green: GreenJSON{w.Green.Commit},
 		Attempts: Attempts{w.Attempts.Red, w.Attempts.Green}, Started: w.Started, Updated: w.Updated, Merged: w.Merged, Backup: w.Backup}
 }
 
-// ShowStatus prints one workflow: the one named, or the one this worktree holds.
+// ShowStatus prints one workflow: the one named, or the one this worktree
+// holds; elsewhere (the main checkout), the active ones.
 func (e *Env) ShowStatus(issue string, asJSON bool) error {
+	if issue == "" {
+		st, err := e.Store.Load()
+		if err != nil {
+			return exitcode.Wrap(exitcode.Usage, err)
+		}
+		if e.here(st) == nil {
+			return e.showActive(st, asJSON)
+		}
+	}
 	w, _, err := e.Find(issue)
 	if err != nil {
 		return err
@@ -67,6 +78,44 @@ func (e *Env) ShowStatus(issue string, asJSON bool) error {
 		return writeJSON(e.Out, StatusOf(w))
 	}
 	printStatus(e.Out, w)
+	return nil
+}
+
+// showActive lists the active workflows, as list does (--json: an array of
+// what status --json prints).
+func (e *Env) showActive(st *state.State, asJSON bool) error {
+	active := []Status{}
+	for _, w := range st.SortedWorkflows() {
+		if w.Active() {
+			active = append(active, StatusOf(w))
+		}
+	}
+	if asJSON {
+		return writeJSON(e.Out, active)
+	}
+	if len(active) == 0 {
+		fmt.Fprintln(e.Out, "No active workflows; start one with: git tdd start <issue>")
+		return nil
+	}
+	fmt.Fprintln(e.Out, "active workflows (name one for its details: git tdd status <issue>):")
+	for _, w := range active {
+		fmt.Fprintf(e.Out, "#%-8s %-8s %-24s %s\n", w.Issue, w.Phase, w.Branch, w.Worktree)
+	}
+	return nil
+}
+
+// ActiveIssues prints the issue of every active workflow, one a line (for
+// shell completion).
+func (e *Env) ActiveIssues() error {
+	st, err := e.Store.Load()
+	if err != nil {
+		return exitcode.Wrap(exitcode.Usage, err)
+	}
+	for _, w := range st.SortedWorkflows() {
+		if w.Active() {
+			fmt.Fprintln(e.Out, w.Issue)
+		}
+	}
 	return nil
 }
 
@@ -96,11 +145,16 @@ func (e *Env) List(asJSON bool) error {
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // test ids hold ">" (vitest's "a > b"): readable as they are
 	return enc.Encode(v)
 }
 
 func printStatus(out io.Writer, w *state.Workflow) {
-	fmt.Fprintf(out, "#%s  %s  %s from %s (%s)\n", w.Issue, w.Phase, w.Branch, w.Base, short(w.BaseCommit))
+	fmt.Fprintf(out, "#%s  %s  %s from %s (%s)", w.Issue, w.Phase, w.Branch, w.StartPoint(), short(w.BaseCommit))
+	if w.From != "" {
+		fmt.Fprintf(out, ", merging into %s", w.Base)
+	}
+	fmt.Fprintln(out)
 	if w.Subject != "" {
 		fmt.Fprintf(out, "  subject   %s\n", w.Subject)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/pysource"
+	"github.com/git-tdd/git-tdd/internal/runner"
 )
 
 // TestChanged reports whether a test counts as this branch's: its definition
@@ -30,10 +31,25 @@ func definition(file, id string, src []byte) string {
 	if src == nil {
 		return ""
 	}
-	if strings.HasSuffix(file, ".go") {
+	switch {
+	case strings.HasSuffix(file, ".go"):
 		return goDefinition(id, src)
+	case strings.HasSuffix(file, ".py"):
+		return pyDefinition(id, string(src))
 	}
-	return pyDefinition(id, string(src))
+	return nameDefinition(id, src)
+}
+
+// nameDefinition stands in for a definition in a language git tdd does not
+// parse (runner = "junit"): the test's name, when src holds it. So a test is
+// the branch's when its name is new in the file; a changed body of an old
+// test cannot be told from an unchanged one, and does not count.
+func nameDefinition(id string, src []byte) string {
+	name := runner.ShortName(id)
+	if name == "" || !bytes.Contains(src, []byte(name)) {
+		return ""
+	}
+	return name
 }
 
 func pyDefinition(id, src string) string {
@@ -67,8 +83,7 @@ func pyDefinition(id, src string) string {
 }
 
 func goDefinition(id string, src []byte) string {
-	name := id[strings.LastIndexByte(id, '.')+1:]
-	name, _, _ = strings.Cut(name, "/")
+	name := runner.ShortName(id) // pkg.TestName/sub, or pkg::TestName from a JUnit report
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, 0)
 	if err != nil {

@@ -16,9 +16,9 @@ type MergeCheck struct {
 	Issue    string   `json:"issue"`
 	Subject  string   `json:"subject"`
 	OK       bool     `json:"ok"`
-	Proved   *Proved  `json:"proved,omitempty"`
-	Problem  string   `json:"problem,omitempty"`
-	Details  []string `json:"details,omitempty"`
+	Proved   *Proved  `json:"proved"`  // null when it is not proved
+	Problem  string   `json:"problem"` // "" when it holds
+	Details  []string `json:"details"`
 	ExitCode int      `json:"exit_code"`
 }
 
@@ -69,6 +69,9 @@ func (e *Env) Verify(rangeSpec string, all, asJSON bool) error {
 			m = MergeCheck{Commit: c.ID, Subject: c.Subject, Problem: "not a git tdd merge", ExitCode: exitcode.Refused}
 		default:
 			continue
+		}
+		if m.Details == nil {
+			m.Details = []string{}
 		}
 		rep.Merges = append(rep.Merges, m)
 		if !m.OK {

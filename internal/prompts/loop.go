@@ -11,7 +11,7 @@ import (
 // prompt states.
 type Conventions struct {
 	Command   []string // the test command
-	Runner    string   // pytest, go, generic
+	Runner    string   // pytest, go, junit, generic
 	TestPaths []string // where tests go
 	Examples  []File   // an existing test file or two, to copy the style of
 }

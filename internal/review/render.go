@@ -175,6 +175,11 @@ func (pr *Printer) Stat(rep *analysis.Report) {
 		}
 		fmt.Fprintln(pr.W, line)
 	}
+	pr.Totals(rep)
+}
+
+// Totals prints the stat's last line: files changed, insertions, deletions.
+func (pr *Printer) Totals(rep *analysis.Report) {
 	s := rep.Summary
 	fmt.Fprintf(pr.W, " %d %s changed, %d %s(+), %d %s(-)\n", s.Files, term.Pick(int64(s.Files), "file", "files"),
 		s.Added, term.Pick(s.Added, "insertion", "insertions"), s.Deleted, term.Pick(s.Deleted, "deletion", "deletions"))

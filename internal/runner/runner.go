@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -49,7 +50,7 @@ type Test struct {
 // Spec is what to run.
 type Spec struct {
 	Command []string
-	Runner  string // "pytest", "go" or "generic"
+	Runner  string // "pytest", "go", "junit" or "generic"
 	Timeout time.Duration
 	Dir     string
 	Env     []string  // nil: this process's environment; the gates pass Seal's
@@ -120,6 +121,17 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		f.Close()
 		defer os.Remove(report)
 		argv = append(argv, pytestArgs(s, report)...)
+	case "junit":
+		// a directory of its own, so that the report is fresh and nothing
+		// else can have put a file at its path
+		tmp, err := os.MkdirTemp("", "git-tdd-junit-*")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		report = filepath.Join(tmp, "report.xml")
+		argv = withReport(argv, report)
+		env = withReport(env, report)
 	case "go":
 		if !containsArg(argv, "-json") {
 			argv = withJSON(argv)
@@ -151,6 +163,14 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		}
 	case "go":
 		res.Tests, res.Exit = goResults(goEvents, res.RawExit)
+	case "junit":
+		if res.TimedOut {
+			res.Exit = -1
+			break
+		}
+		if res.Tests, res.Exit, err = junitResults(report, res.RawExit, s.Dir); err != nil {
+			return nil, err
+		}
 	default:
 		res.Exit = min(res.RawExit, 1)
 		if res.RawExit < 0 {
@@ -158,6 +178,19 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// CanSelect reports whether a runner can run some tests only (Spec.Select);
+// the others always run the whole command.
+func CanSelect(runner string) bool { return runner == "pytest" || runner == "go" }
+
+// withReport puts the report's path where the placeholder is.
+func withReport(list []string, report string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = strings.ReplaceAll(s, ReportPlaceholder, report)
+	}
+	return out
 }
 
 // pytestArgs pin what pytest would otherwise take from outside the worktree,

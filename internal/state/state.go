@@ -77,13 +77,13 @@ func (s *State) ReviewedAt(commit string) (time.Time, bool) {
 
 // Approval is a human's APPROVE of one tree, reviewed as a change on one commit.
 type Approval struct {
-	Tree    string    `toml:"tree"`
-	Parent  string    `toml:"parent"` // the commit reviewed on; "" before the first commit
-	Time    time.Time `toml:"time"`
-	Message string    `toml:"message,omitempty"`
-	Flagged []string  `toml:"flagged"`
-	By      string    `toml:"by"`     // "tty": typed on the controlling terminal
-	Source  string    `toml:"source"` // the command that asked: "review", "hook", "merge"
+	Tree    string    `toml:"tree" json:"tree"`
+	Parent  string    `toml:"parent" json:"parent"` // the commit reviewed on; "" before the first commit
+	Time    time.Time `toml:"time" json:"time"`
+	Message string    `toml:"message,omitempty" json:"message"`
+	Flagged []string  `toml:"flagged" json:"flagged"`
+	By      string    `toml:"by" json:"by"`         // "tty": typed on the controlling terminal
+	Source  string    `toml:"source" json:"source"` // the command that asked: "review", "hook", "merge"
 }
 
 // maxApprovals bounds the list; the oldest unused approvals go first.

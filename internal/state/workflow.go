@@ -19,8 +19,9 @@ type Workflow struct {
 	Issue      string    `toml:"issue"`
 	Phase      string    `toml:"phase"`
 	Branch     string    `toml:"branch"`
-	Base       string    `toml:"base"`        // the branch it merges into
-	BaseCommit string    `toml:"base_commit"` // where the branch started
+	Base       string    `toml:"base"`           // the branch it merges into
+	From       string    `toml:"from,omitempty"` // where it started, as given to start --base, when not Base
+	BaseCommit string    `toml:"base_commit"`    // where the branch started
 	Worktree   string    `toml:"worktree"`
 	Subject    string    `toml:"subject,omitempty"`
 	LLD        string    `toml:"lld,omitempty"`
@@ -67,6 +68,15 @@ type Commit struct {
 type Attempts struct {
 	Red   int `toml:"red"`
 	Green int `toml:"green"`
+}
+
+// StartPoint names where the branch started: start --base as given, or the
+// base branch.
+func (w *Workflow) StartPoint() string {
+	if w.From != "" {
+		return w.From
+	}
+	return w.Base
 }
 
 // Active reports whether the workflow is still in progress.

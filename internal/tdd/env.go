@@ -29,7 +29,7 @@ func lifecycleEnv(env *cmdline.Env) (*lifecycle.Env, error) {
 	return &lifecycle.Env{
 		Ctx: env.Ctx, Repo: repo, Store: state.New(repo.CommonDir),
 		Config: func(rev string) (*config.Config, error) { return env.Config(repo, rev) },
-		Out:    env.Stdout, Err: env.Stderr, Getenv: env.Getenv, Color: env.Color, Cwd: cwd,
+		Out:    env.Stdout, Err: env.Stderr, Getenv: env.Getenv, Color: env.Color, NoPager: env.NoPager, Cwd: cwd,
 	}, nil
 }
 

@@ -28,6 +28,9 @@ type CLI struct {
 	Patch   PatchCmd   `cmd:"" help:"Apply FIND/REPLACE blocks, unified diffs or Codex patches from standard input, all or nothing."`
 	Context ContextCmd `cmd:"" help:"Check files for an agent's context (no secrets, size and token budgets) and print them."`
 	Prompt  PromptCmd  `cmd:"" help:"Print an agent's instructions for one file: the whole file, or FIND/REPLACE blocks for a large one."`
+
+	Completion cmdline.CompletionCmd `cmd:"" help:"Print the completion script for bash, zsh or fish (git tdd and git-tdd)."`
+	Issues     IssuesCmd             `cmd:"" name:"__issues" hidden:"" help:"List the active workflows' issues, for completion."`
 }
 
 const description = `An issue-anchored TDD lifecycle: a worktree per issue, a red gate that proves new

@@ -12,10 +12,10 @@ import (
 
 // PromptCmd prints an agent's instructions for one file (seed 003).
 type PromptCmd struct {
-	Path   string   `arg:"" help:"The file to change or add."`
-	Change string   `required:"" enum:"add,modify" help:"add: a new file; modify: an existing one."`
-	LLD    string   `name:"lld" placeholder:"FILE" help:"The design document to include."`
-	Tests  []string `placeholder:"PATH" help:"Test files to include."`
+	Path   string        `arg:"" help:"The file to change or add."`
+	Change string        `required:"" enum:"add,modify" help:"add: a new file; modify: an existing one."`
+	LLD    string        `name:"lld" placeholder:"FILE" help:"The design document to include."`
+	Tests  cmdline.Paths `placeholder:"PATH..." help:"Test files to include, space-separated."`
 }
 
 // Run prints the prompt: the whole file for new or small files, FIND/REPLACE

@@ -22,11 +22,11 @@ import (
 
 // RunCmd drives the configured agent through the gated TDD cycle (seed 002).
 type RunCmd struct {
-	Issue   string   `arg:"" help:"The issue to implement."`
-	LLD     string   `name:"lld" placeholder:"FILE" help:"The design the agent implements (for a new workflow)."`
-	Context []string `name:"context" placeholder:"PATH" help:"More files the agent is given (checked like git tdd context)."`
-	Auto    bool     `help:"Never ask a human: stop with exit 3 before the merge review (also GIT_TDD_AUTO=1)."`
-	JSON    bool     `name:"json" help:"Print one JSON object per transition on standard output."`
+	Issue   string        `arg:"" help:"The issue to implement."`
+	LLD     string        `name:"lld" placeholder:"FILE" help:"The design the agent implements (for a new workflow)."`
+	Context cmdline.Paths `name:"context" placeholder:"PATH..." help:"More files the agent is given, space-separated (checked like git tdd context)."`
+	Auto    bool          `help:"Never ask a human: stop with exit 3 before the merge review (also GIT_TDD_AUTO=1)."`
+	JSON    bool          `name:"json" help:"Print one JSON object per transition on standard output."`
 }
 
 // Run drives the loop, resuming where an earlier run stopped.

@@ -8,12 +8,13 @@ import (
 
 // StartCmd begins an issue's workflow.
 type StartCmd struct {
-	Issue   string   `arg:"" help:"The issue, like 87 or PROJ-12."`
-	Base    string   `placeholder:"BRANCH" help:"The branch to start from and merge into (default: the current branch)."`
-	LLD     string   `name:"lld" placeholder:"FILE" help:"The design document of the issue."`
-	Context []string `placeholder:"PATH" help:"Files an agent will be given as context; checked like git tdd context."`
-	Dir     string   `placeholder:"DIR" help:"Where to create the worktree (default: [worktree] dir, ../<repo>-issue-<issue>)."`
-	Subject string   `placeholder:"TEXT" help:"The subject of the merge commit (default: the LLD's title)."`
+	Issue   string        `arg:"" complete:"none" help:"The issue, like 87 or PROJ-12."`
+	Base    string        `placeholder:"REV" help:"Where the branch starts: a branch, a tag or a commit (default: the current branch)."`
+	Into    string        `placeholder:"BRANCH" help:"The local branch the merge lands on (default: --base when it is a local branch, else the current branch)."`
+	LLD     string        `name:"lld" placeholder:"FILE" help:"The design document of the issue."`
+	Context cmdline.Paths `placeholder:"PATH..." help:"Files an agent will be given as context, space-separated; checked like git tdd context."`
+	Dir     string        `placeholder:"DIR" help:"Where to create the worktree (default: [worktree] dir, ../<repo>-issue-<issue>)."`
+	Subject string        `placeholder:"TEXT" help:"The subject of the merge commit (default: the LLD's title)."`
 }
 
 // Run creates the branch and the worktree and prints the worktree's path.
@@ -22,5 +23,5 @@ func (c *StartCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	return l.Start(lifecycle.StartOptions{Issue: c.Issue, Base: c.Base, LLD: c.LLD, Context: c.Context, Dir: c.Dir, Subject: c.Subject, Count: tokens.Count})
+	return l.Start(lifecycle.StartOptions{Issue: c.Issue, Base: c.Base, Into: c.Into, LLD: c.LLD, Context: c.Context, Dir: c.Dir, Subject: c.Subject, Count: tokens.Count})
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"golang.org/x/term"
 )
 
 // ErrNoTerminal means there is no controlling terminal to ask a human on.
@@ -43,6 +45,15 @@ func (t *TTY) File() *os.File { return t.f }
 
 // Width is the terminal's width.
 func (t *TTY) Width() int { return Width(t.f) }
+
+// Rows is the terminal's height, or 0 when it reports none.
+func (t *TTY) Rows() int {
+	_, rows, err := term.GetSize(int(t.f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return rows
+}
 
 // Close releases the terminal.
 func (t *TTY) Close() error { return t.f.Close() }

@@ -131,3 +131,15 @@ func TestMatch(t *testing.T) {
 		}
 	}
 }
+
+func TestNearest(t *testing.T) {
+	words := []string{"review", "report", "install", "uninstall", "status", "verify"}
+	for word, want := range map[string]string{
+		"revew": "review", "reprot": "report", "instal": "install", "stauts": "status",
+		"review": "review", "frobnicate": "", "": "",
+	} {
+		if got := Nearest(word, words); got != want {
+			t.Errorf("Nearest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

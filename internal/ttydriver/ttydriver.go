@@ -41,11 +41,23 @@ func Plain(b []byte) []byte { return ansi.ReplaceAll(b, nil) }
 // Typeahead, when set, is written to the terminal as soon as the program starts,
 // before any prompt: what a person (or an agent) types in advance.
 func Run(cmd *exec.Cmd, typeahead string, steps []Step, timeout time.Duration) (*Result, error) {
+	return RunSized(cmd, typeahead, steps, timeout, nil)
+}
+
+// RunSized is Run on a terminal of the given size; nil leaves it unset (0×0),
+// as a fresh pseudo-terminal is.
+func RunSized(cmd *exec.Cmd, typeahead string, steps []Step, timeout time.Duration, size *pty.Winsize) (*Result, error) {
 	ptmx, tty, err := pty.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer ptmx.Close()
+	if size != nil {
+		if err := pty.Setsize(ptmx, size); err != nil {
+			tty.Close()
+			return nil, err
+		}
+	}
 	ctty := 1 // the child's fd that is the terminal: stdout, or stdin when it is one
 	if cmd.Stdin == nil {
 		cmd.Stdin, ctty = tty, 0
@@ -143,15 +155,26 @@ func exitCode(err error) int {
 
 // Main is the ttyrun command for test scripts:
 //
-//	ttyrun [-raw] [-stdin-null | -stdin FILE] [-timeout 60s] [-typeahead TEXT] [EXPECT SEND]... -- PROGRAM [ARG...]
+//	ttyrun [-raw] [-stdin-null | -stdin FILE] [-timeout 60s] [-typeahead TEXT] [-size ROWSxCOLS] [EXPECT SEND]... -- PROGRAM [ARG...]
 //
+// -size gives the terminal a size, as a terminal emulator does; without it the
+// terminal reports none.
 // SEND may use \n, \t and \x04 escapes. It prints the terminal transcript on
 // stdout (without colour codes unless -raw) and exits with the program's exit code.
 func Main() int {
 	args := os.Args[1:]
 	timeout, stdinNull, raw, typeahead, stdinFile := 60*time.Second, false, false, "", ""
-	for len(args) > 0 && (args[0] == "-stdin-null" || args[0] == "-stdin" || args[0] == "-timeout" || args[0] == "-raw" || args[0] == "-typeahead") {
+	var size *pty.Winsize
+	for len(args) > 0 && (args[0] == "-stdin-null" || args[0] == "-stdin" || args[0] == "-timeout" || args[0] == "-raw" || args[0] == "-typeahead" || args[0] == "-size") {
 		switch args[0] {
+		case "-size":
+			size = &pty.Winsize{}
+			if _, err := fmt.Sscanf(args[1], "%dx%d", &size.Rows, &size.Cols); err != nil {
+				fmt.Fprintln(os.Stderr, "ttyrun: -size ROWSxCOLS:", err)
+				return 125
+			}
+			args = args[2:]
+			continue
 		case "-stdin":
 			stdinFile, args = args[1], args[2:]
 			continue
@@ -183,7 +206,7 @@ func Main() int {
 		args = args[2:]
 	}
 	if len(args) < 2 || args[0] != "--" {
-		fmt.Fprintln(os.Stderr, "usage: ttyrun [-raw] [-stdin-null | -stdin FILE] [-timeout D] [-typeahead TEXT] [EXPECT SEND]... -- PROGRAM [ARG...]")
+		fmt.Fprintln(os.Stderr, "usage: ttyrun [-raw] [-stdin-null | -stdin FILE] [-timeout D] [-typeahead TEXT] [-size ROWSxCOLS] [EXPECT SEND]... -- PROGRAM [ARG...]")
 		return 125
 	}
 	cmd := exec.Command(args[1], args[2:]...)
@@ -199,7 +222,7 @@ func Main() int {
 		defer f.Close()
 		cmd.Stdin = f
 	}
-	res, err := Run(cmd, typeahead, steps, timeout)
+	res, err := RunSized(cmd, typeahead, steps, timeout, size)
 	if res != nil && raw {
 		os.Stdout.Write(res.Output)
 	} else if res != nil {

@@ -1,0 +1,110 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/pager"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// Screen is the terminal a human reviews on, and the pager the review goes
+// through there ("" prints straight to the terminal).
+type Screen struct {
+	TTY   *term.TTY
+	Pager string
+	Prog  string // for warnings: git-diffgate, git-tdd
+}
+
+// NewScreen decides the pager for a review on tty: git's own choice (git var
+// GIT_PAGER), unless noPager or the terminal reports no height. A pager that
+// the repository's own configuration chose (core.pager in .git/config, which
+// anything with a shell in the repository can write) is named on the
+// terminal first. Whatever the pager, it only shows the review: the question
+// is asked on the terminal after it exits, and the typeahead discarded then.
+func NewScreen(ctx context.Context, repo *gitx.Repo, tty *term.TTY, noPager bool, getenv func(string) string, prog string) Screen {
+	s := Screen{TTY: tty, Prog: prog}
+	if noPager || tty.Rows() <= 0 {
+		return s
+	}
+	git, err := repo.Var(ctx, "GIT_PAGER")
+	if err != nil {
+		return s
+	}
+	s.Pager = pager.Which(git, noPager, tty.Rows())
+	if s.Pager != "" && getenv("GIT_PAGER") == "" {
+		if scope, ok, _ := repo.ConfigScope(ctx, "core.pager"); ok && (scope == "local" || scope == "worktree") {
+			term.Warn(tty.Writer(), prog, "the pager %q comes from this repository's own configuration (core.pager in .git/config), which anything that runs here can change; it only shows the review, and the question comes after it exits", term.Line(s.Pager, 80))
+		}
+	}
+	return s
+}
+
+// Present shows a review: show prints it (the stat, the banner, the diffs)
+// into the pager when there is one, else on the terminal; then the summary
+// is printed again on the terminal itself, right above the question, so that
+// neither a long diff nor a pager leaves it out of sight. A pager that fails
+// is said, and the review printed on the terminal instead: nothing goes
+// unshown because of it.
+func (s Screen) Present(rep *analysis.Report, show func(pr *Printer) error) error {
+	tty := s.TTY.Writer()
+	direct := &Printer{W: tty, P: s.TTY.Palette, Width: s.TTY.Width()}
+	if s.Pager != "" {
+		p, err := pager.Start(s.Pager, s.TTY.File(), os.Environ())
+		if err == nil {
+			err = show(&Printer{W: p, P: s.TTY.Palette, Width: s.TTY.Width()})
+			werr := p.Wait()
+			if err != nil && !errors.Is(err, pager.ErrQuit) {
+				return err
+			}
+			if werr == nil {
+				direct.Recap(rep)
+				return nil
+			}
+			err = werr
+		}
+		term.Warn(tty, s.Prog, "the pager %q failed (%v); the review follows here", term.Line(s.Pager, 80), err)
+	}
+	summary := &lineCounter{w: io.Discard}
+	(&Printer{W: summary, Width: s.TTY.Width()}).Summary(rep)
+	shown := &lineCounter{w: tty}
+	if err := show(&Printer{W: shown, P: s.TTY.Palette, Width: s.TTY.Width()}); err != nil {
+		return err
+	}
+	if shown.n > summary.n {
+		direct.Recap(rep) // the diffs pushed the banner up
+	}
+	return nil
+}
+
+// Recap repeats, under a long review, the stat's total and the banner (or
+// that no file needs special review).
+func (pr *Printer) Recap(rep *analysis.Report) {
+	fmt.Fprintln(pr.W)
+	pr.Totals(rep)
+	if len(rep.Flagged) == 0 {
+		fmt.Fprintln(pr.W, pr.P.Green("No file needs special review: nothing was mostly rewritten, replaced or deleted."))
+		return
+	}
+	pr.Banner(rep)
+}
+
+// lineCounter counts the lines written through it.
+type lineCounter struct {
+	w io.Writer
+	n int
+}
+
+func (c *lineCounter) Write(b []byte) (int, error) {
+	for _, x := range b {
+		if x == '\n' {
+			c.n++
+		}
+	}
+	return c.w.Write(b)
+}
