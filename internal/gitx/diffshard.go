@@ -4,8 +4,8 @@ import (
 	"context"
 	"os"
 	"runtime"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
