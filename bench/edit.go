@@ -140,8 +140,8 @@ func benchContext(r *runner) error {
 		return err
 	}
 	c := t[1].median()
-	fmt.Printf("context  200 files of 50 KB (10 MB, every token counted): %v (%.1f MB/s), cat %v; peak memory %d MB\n",
-		round(c), 10.0/c.Seconds(), round(t[0].median()), t[1].hwm>>10)
+	fmt.Printf("context  200 files of 50 KB (10 MB, every token counted): %v (%.1f MB/s), cat %v; peak memory %d MB (goal < 64 MB) %s\n",
+		round(c), 10.0/c.Seconds(), round(t[0].median()), t[1].hwm>>10, verdict(t[1].hwm>>10 < 64))
 	return nil
 }
 

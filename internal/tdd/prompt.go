@@ -22,6 +22,7 @@ type PromptCmd struct {
 // blocks for large ones. Everything it includes, the file to modify too, passes
 // the context checks first.
 func (c *PromptCmd) Run(env *cmdline.Env) error {
+	boundMemory()
 	l, cfg, _, err := inForceEnv(env)
 	if err != nil {
 		return err
