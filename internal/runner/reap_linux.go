@@ -40,8 +40,46 @@ func killDescendants() {
 	}
 }
 
-// descendants lists the processes below root, from /proc.
+// descendants lists the processes below root: from each process's children
+// files (/proc/PID/task/TID/children), and when the kernel has none, from a
+// scan of every process's stat, which costs some 3 ms on every test run.
 func descendants(root int) []int {
+	if out, ok := childrenTree(root); ok {
+		return out
+	}
+	return scanDescendants(root)
+}
+
+// childrenTree walks the children files down from root; ok is false when the
+// kernel does not provide them.
+func childrenTree(root int) ([]int, bool) {
+	var out []int
+	queue := []int{root}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		files, err := filepath.Glob("/proc/" + strconv.Itoa(p) + "/task/*/children")
+		if err != nil || (p == root && len(files) == 0) {
+			return nil, false
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				continue // the task ended
+			}
+			for _, field := range strings.Fields(string(data)) {
+				if c, err := strconv.Atoi(field); err == nil {
+					out = append(out, c)
+					queue = append(queue, c)
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// scanDescendants lists the processes below root from every process's stat.
+func scanDescendants(root int) []int {
 	children := map[int][]int{}
 	dirs, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, stat := range dirs {
