@@ -145,18 +145,49 @@ func (r *Repo) branchInProcess() (string, bool) {
 // commitsInProcess reads loose commit objects by full id; ok is false unless
 // every one was read.
 func (r *Repo) commitsInProcess(ids []string) (map[string]CommitHeader, bool) {
-	st := r.odb()
-	if st == nil {
+	raw, ok := r.looseInProcess(ids, plumbing.CommitObject)
+	if !ok {
 		return nil, false
 	}
 	out := make(map[string]CommitHeader, len(ids))
 	for _, id := range ids {
-		// go-git decodes a whole pack index to find one packed object: slower
-		// than a git process (see the benchmarks); a loose one is a file read.
+		c, err := ParseCommit(raw[id])
+		if err != nil {
+			return nil, false
+		}
+		c.ID = id
+		out[id] = c
+	}
+	return out, true
+}
+
+// blobsInProcess reads loose blobs by full id, as Blobs does (a null id is
+// left out); ok is false unless every other one was read.
+func (r *Repo) blobsInProcess(ids []string) (map[string][]byte, bool) {
+	var want []string
+	for _, id := range ids {
+		if !IsNullOID(id) {
+			want = append(want, id)
+		}
+	}
+	return r.looseInProcess(want, plumbing.BlobObject)
+}
+
+// looseInProcess reads loose objects of one type by full id; ok is false
+// unless every one was read. go-git decodes a whole pack index to find one
+// packed object: slower than a git process (see the benchmarks); a loose one
+// is a file read.
+func (r *Repo) looseInProcess(ids []string, kind plumbing.ObjectType) (map[string][]byte, bool) {
+	st := r.odb()
+	if st == nil {
+		return nil, false
+	}
+	out := make(map[string][]byte, len(ids))
+	for _, id := range ids {
 		if !isFullOID(id) || !r.isLoose(id) {
 			return nil, false
 		}
-		obj, err := st.EncodedObject(plumbing.CommitObject, plumbing.NewHash(id))
+		obj, err := st.EncodedObject(kind, plumbing.NewHash(id))
 		if err != nil {
 			return nil, false
 		}
@@ -164,17 +195,12 @@ func (r *Repo) commitsInProcess(ids []string) (map[string]CommitHeader, bool) {
 		if err != nil {
 			return nil, false
 		}
-		raw, err := io.ReadAll(rd)
+		data, err := io.ReadAll(rd)
 		rd.Close()
-		if err != nil {
+		if err != nil || int64(len(data)) != obj.Size() {
 			return nil, false
 		}
-		c, err := ParseCommit(raw)
-		if err != nil {
-			return nil, false
-		}
-		c.ID = id
-		out[id] = c
+		out[id] = data
 	}
 	return out, true
 }

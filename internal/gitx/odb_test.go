@@ -97,6 +97,11 @@ func TestInProcessMatchesGit(t *testing.T) {
 			if branch != wantBranch {
 				t.Errorf("branch = %q, git says %q", branch, wantBranch)
 			}
+			blob := gitOut(t, dir, "--no-replace-objects", "rev-parse", "HEAD:a.txt")
+			blobs, err := repo.Blobs(ctx, []string{blob, strings.Repeat("0", 40)})
+			if err != nil || string(blobs[blob]) != gitOut(t, dir, "cat-file", "blob", blob)+"\n" || len(blobs) != 1 {
+				t.Errorf("Blobs = %q, %v", blobs, err)
+			}
 			ids := strings.Fields(gitOut(t, dir, "rev-list", "--all"))
 			got, err := repo.Commits(ctx, ids...)
 			if err != nil {

@@ -197,6 +197,9 @@ func (r *Repo) Blobs(ctx context.Context, names []string) (map[string][]byte, er
 	if len(names) == 0 {
 		return out, nil
 	}
+	if found, ok := r.blobsInProcess(names); ok {
+		return found, nil // blobs just staged are loose: no process
+	}
 	data, err := r.outputIn(ctx, []byte(strings.Join(names, "\n")+"\n"), "cat-file", "--batch")
 	if err != nil {
 		return nil, err

@@ -58,7 +58,7 @@ func (e *Env) Green(issue string) (err error) {
 	}
 	passing := len(res.With(runner.Passed))
 	msg := fmt.Sprintf("feat(#%s): green — %d passing\n\nProved by git tdd green against the red %s.\n\n%s: green\n", w.Issue, passing, short(red.ID), PhaseTrailer)
-	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, msg, p.sign)
+	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, msg, p.sign())
 	if err != nil {
 		return err
 	}

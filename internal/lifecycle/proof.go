@@ -207,7 +207,14 @@ type prepared struct {
 	staged *gitx.Staged    // the working tree, staged before the run; closed by the caller
 	red    *RedCommit      // the last red, when asked for
 	branch []gitx.RawEntry // what the branch changed: the fork point against the staged tree
-	sign   bool            // the worktree signs commits (asked before the run, beside the rest)
+	signs  chan bool       // whether the worktree signs commits: asked while the tests run
+}
+
+// sign waits for the answer to whether commits are signed.
+func (p *prepared) sign() bool {
+	v := <-p.signs
+	p.signs <- v
+	return v
 }
 
 // prepare finds the fork point, the configuration and (withRed) the last
@@ -215,7 +222,8 @@ type prepared struct {
 // they are most of a gate's own time. Files that git ignores but the test
 // runner would load are refused: no proof can rest on a file in no commit.
 func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed bool) (*prepared, error) {
-	p := &prepared{}
+	p := &prepared{signs: make(chan bool, 1)}
+	go func() { p.signs <- wt.SignsCommits(e.Ctx) }()
 	var ignored []string
 	var g errgroup.Group
 	g.Go(func() (err error) {
@@ -231,7 +239,6 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 	})
 	g.Go(func() (err error) { ignored, err = wt.Ignored(e.Ctx); return err })
 	g.Go(func() (err error) { p.staged, err = wt.Stage(e.Ctx); return err })
-	g.Go(func() error { p.sign = wt.SignsCommits(e.Ctx); return nil })
 	if err := g.Wait(); err != nil {
 		p.close()
 		return nil, err

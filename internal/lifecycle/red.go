@@ -65,7 +65,7 @@ func (e *Env) Red(issue string) (err error) {
 	if v.Kind != KindRed {
 		return e.refuse(w, "tdd red", v, func(w *state.Workflow) { w.Attempts.Red++ })
 	}
-	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, redMessage(w.Issue, v.Failing, len(changed)), p.sign)
+	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, redMessage(w.Issue, v.Failing, len(changed)), p.sign())
 	if err != nil {
 		return err
 	}
