@@ -1,6 +1,7 @@
 package gitx
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"path/filepath"
@@ -69,33 +70,7 @@ func supported(common string) bool {
 	}
 	// [extensions] objectFormat = sha256, refStorage, …: anything but the
 	// defaults is git's to read
-	return !containsFold(cfg, "[extensions]")
-}
-
-func containsFold(b []byte, s string) bool {
-	n := len(s)
-	for i := 0; i+n <= len(b); i++ {
-		if equalFold(b[i:i+n], s) {
-			return true
-		}
-	}
-	return false
-}
-
-func equalFold(b []byte, s string) bool {
-	for i := range len(s) {
-		c, d := b[i], s[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if 'A' <= d && d <= 'Z' {
-			d += 'a' - 'A'
-		}
-		if c != d {
-			return false
-		}
-	}
-	return true
+	return !bytes.Contains(bytes.ToLower(cfg), []byte("[extensions]"))
 }
 
 // headInProcess is HEAD's commit and its branch ("" when detached) from the
