@@ -18,13 +18,20 @@ func TestDescendantsAgree(t *testing.T) {
 	}
 	defer func() { c.Process.Kill(); c.Wait() }()
 	var fast, scan []int
-	for i := 0; i < 50; i++ {
+	// wait for the shell's two children, then compare the two ways
+	for i := 0; i < 100 && len(scan) < 3; i++ {
+		time.Sleep(10 * time.Millisecond)
+		scan = scanDescendants(os.Getpid())
+	}
+	for i := 0; i < 20; i++ {
 		fast, _ = childrenTree(os.Getpid())
 		scan = scanDescendants(os.Getpid())
-		if len(scan) >= 3 {
+		sort.Ints(fast)
+		sort.Ints(scan)
+		if reflect.DeepEqual(fast, scan) {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 	sort.Ints(fast)
 	sort.Ints(scan)
