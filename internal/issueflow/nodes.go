@@ -153,16 +153,11 @@ func (f *Flow) draftGate(pos Position) error {
 		f.showDraft(pos, draft)
 		f.showEarlier()
 		fmt.Fprintf(w, "Iteration %d | Draft #%d\n", pos.Drafts, pos.Drafts)
-		seen, err := f.snapshot()
+		choice, _, again, err := f.ask("[S]end to the reviewer / [R]evise / [M]anual?", "send", "the draft is kept")
 		if err != nil {
 			return err
 		}
-		choice, err := f.Human.Choose(f.Ctx, "[S]end to the reviewer / [R]evise / [M]anual?", []term.Choice{
-			{Word: "send", Aliases: []string{"s"}}, {Word: "revise", Aliases: []string{"r"}}, {Word: "manual", Aliases: []string{"m"}}})
-		if err != nil {
-			return f.noAnswer(err, "the draft is kept")
-		}
-		if !f.unchanged(seen) {
+		if again {
 			continue
 		}
 		switch choice {
@@ -207,16 +202,11 @@ func (f *Flow) verdictGate(pos Position) error {
 		f.showEarlier()
 		fmt.Fprintf(w, "files in: %s\n", term.Line(f.Repository, 100))
 		fmt.Fprintf(w, "Iteration %d | Draft #%d | Verdict #%d\n", pos.Drafts, pos.Drafts, pos.Verdicts)
-		seen, err := f.snapshot()
+		choice, seen, again, err := f.ask("[A]pprove and file / [R]evise / [M]anual?", "approve", "the draft and the verdict are kept")
 		if err != nil {
 			return err
 		}
-		choice, err := f.Human.Choose(f.Ctx, "[A]pprove and file / [R]evise / [M]anual?", []term.Choice{
-			{Word: "approve", Aliases: []string{"a"}}, {Word: "revise", Aliases: []string{"r"}}, {Word: "manual", Aliases: []string{"m"}}})
-		if err != nil {
-			return f.noAnswer(err, "the draft and the verdict are kept")
-		}
-		if !f.unchanged(seen) {
+		if again {
 			continue
 		}
 		switch choice {
@@ -231,6 +221,21 @@ func (f *Flow) verdictGate(pos Position) error {
 
 // unchanged reports whether the folder still holds exactly what it held when
 // the question was asked, and otherwise says so: the gate is shown again.
+// ask puts a gate's question: first, revise or manual. The audit folder is
+// read before the question and again after the answer: again is true when a
+// file changed while the human decided, and the gate must show it again.
+func (f *Flow) ask(question, first, kept string) (choice string, seen map[string][]byte, again bool, err error) {
+	if seen, err = f.snapshot(); err != nil {
+		return "", nil, false, err
+	}
+	choice, err = f.Human.Choose(f.Ctx, question, []term.Choice{
+		{Word: first, Aliases: []string{first[:1]}}, {Word: "revise", Aliases: []string{"r"}}, {Word: "manual", Aliases: []string{"m"}}})
+	if err != nil {
+		return "", nil, false, f.noAnswer(err, kept)
+	}
+	return choice, seen, !f.unchanged(seen), nil
+}
+
 func (f *Flow) unchanged(seen map[string][]byte) bool {
 	now, err := f.snapshot()
 	if err == nil && len(now) == len(seen) {
