@@ -56,6 +56,7 @@ func (r *Repo) diffSharded(ctx context.Context, base, tree string, texts *Texts)
 	if len(shards) < 2 {
 		return nil, false, nil
 	}
+	defer leaveCores(len(shards))()
 	results := make([][]FileDiff, len(shards))
 	errs := make([]error, len(shards))
 	lit := r.WithEnv("GIT_LITERAL_PATHSPECS=1")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -193,5 +194,22 @@ func TestBlobTexts(t *testing.T) {
 	}
 	if err := repo.BlobTexts(context.Background(), []string{oidA}, 50, func(int, Text) error { return nil }); err == nil {
 		t.Errorf("a missing object is an error")
+	}
+}
+
+func TestLeaveCoresRestores(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	a := leaveCores(1)
+	b := leaveCores(1)
+	if before > 1 && runtime.GOMAXPROCS(0) != max(before-1, 1) {
+		t.Fatalf("GOMAXPROCS %d while two diffs run, want %d", runtime.GOMAXPROCS(0), max(before-1, 1))
+	}
+	a()
+	if before > 1 && runtime.GOMAXPROCS(0) == before {
+		t.Fatal("restored while a diff still runs")
+	}
+	b()
+	if got := runtime.GOMAXPROCS(0); got != before {
+		t.Fatalf("GOMAXPROCS %d after the diffs, want %d", got, before)
 	}
 }
