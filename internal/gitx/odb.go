@@ -2,6 +2,9 @@ package gitx
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -172,12 +175,24 @@ func (r *Repo) looseInProcess(ids []string, kind plumbing.ObjectType) (map[strin
 		}
 		data, err := io.ReadAll(rd)
 		rd.Close()
-		if err != nil || int64(len(data)) != obj.Size() {
+		if err != nil || int64(len(data)) != obj.Size() || !hashesTo(kind, data, id) {
 			return nil, false
 		}
 		out[id] = data
 	}
 	return out, true
+}
+
+// hashesTo reports whether data, as an object of kind, has the name id.
+// Neither go-git nor git checks a loose file against its name when reading
+// it, and they look in different places first (go-git the loose file, git the
+// packs): a forged loose file next to a packed object would be read here and
+// not by git, so only an object that is what its name says is used.
+func hashesTo(kind plumbing.ObjectType, data []byte, id string) bool {
+	h := sha1.New()
+	fmt.Fprintf(h, "%s %d\x00", kind, len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil)) == id
 }
 
 // isLoose reports whether the object is a file of its own, as a commit just

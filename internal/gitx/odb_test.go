@@ -54,6 +54,24 @@ func TestInProcessMatchesGit(t *testing.T) {
 			r.git("config", "extensions.worktreeConfig", "true")
 			return r.dir, nil
 		}, false},
+		{"a forged loose file over a packed commit: git's packed one", func(r *testRepo) (string, map[string]string) {
+			r.git("gc", "-q")
+			head := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+			forged := strings.Replace(r.git("cat-file", "commit", head), "commit 2", "forged", 1)
+			r.write("forged.txt", forged)
+			fake := strings.TrimSpace(r.git("hash-object", "-t", "commit", "-w", "forged.txt"))
+			os.Remove(filepath.Join(r.dir, "forged.txt"))
+			data, err := os.ReadFile(filepath.Join(r.dir, ".git", "objects", fake[:2], fake[2:]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			loose := filepath.Join(r.dir, ".git", "objects", head[:2], head[2:])
+			os.MkdirAll(filepath.Dir(loose), 0o755)
+			if err := os.WriteFile(loose, data, 0o444); err != nil {
+				t.Fatal(err)
+			}
+			return r.dir, nil
+		}, true},
 		{"a replaced commit is read as it is", func(r *testRepo) (string, map[string]string) {
 			r.git("replace", "HEAD", "HEAD~1")
 			return r.dir, nil
@@ -115,6 +133,10 @@ func TestInProcessMatchesGit(t *testing.T) {
 				}
 				want.ID = id
 				g := got[id]
+				one, err := repo.Commits(ctx, id) // alone, as a hook reads one
+				if err != nil || !reflect.DeepEqual(one[id], g) {
+					t.Errorf("commit %s alone = %+v, %v; with the others %+v", id, one[id], err, g)
+				}
 				g.Message, want.Message = strings.TrimSpace(g.Message), strings.TrimSpace(want.Message)
 				if !reflect.DeepEqual(g, want) {
 					t.Errorf("commit %s = %+v, git says %+v", id, g, want)
