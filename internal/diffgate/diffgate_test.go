@@ -3,6 +3,7 @@ package diffgate
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -79,6 +80,22 @@ func TestVerifyCommit(t *testing.T) {
 		got := verifyCommit(gitx.TrailedCommit{ID: "c", Tree: tree, Trailers: map[string][]string{TrailerKey: tt.values}})
 		if (tt.want == "" && got != "") || !strings.Contains(got, tt.want) {
 			t.Errorf("%v: got %q, want %q", tt.values, got, tt.want)
+		}
+	}
+}
+
+func TestReviewedBranchesLeavesWorkflowsOut(t *testing.T) {
+	tests := []struct {
+		exempt map[string]bool
+		want   []string
+	}{
+		{nil, []string{"--branches"}},
+		{map[string]bool{"refs/heads/feat/issue-9": true, "refs/heads/feat/issue-10": true},
+			[]string{"--exclude=feat/issue-10", "--exclude=feat/issue-9", "--branches"}},
+	}
+	for _, tt := range tests {
+		if got := reviewedBranches(tt.exempt); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("reviewedBranches(%v) = %q, want %q", tt.exempt, got, tt.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
@@ -63,6 +64,9 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 	if len(updates) == 0 {
 		return nil
 	}
+	if updates, err = fromCurrent(env, repo, updates); err != nil || len(updates) == 0 {
+		return err
+	}
 	store, st, err := env.State(repo)
 	if err != nil {
 		return err
@@ -84,7 +88,7 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 		if exempt[u.Ref] {
 			continue
 		}
-		ok, err := allowed(env, repo, st, commits, u)
+		ok, err := allowed(env, repo, st, commits, u, exempt)
 		if err != nil {
 			return err
 		}
@@ -98,6 +102,29 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 		}
 	}
 	return consume(env, store, commits, landed)
+}
+
+// fromCurrent gives each update that names no old value the one its branch
+// holds now: git writes zeros for "no old value" as for "no branch", so
+// `git update-ref refs/heads/main X` would otherwise be judged as creating
+// main. In the prepared state the branch still holds its old value.
+func fromCurrent(env *cmdline.Env, repo *gitx.Repo, updates []RefUpdate) ([]RefUpdate, error) {
+	var out []RefUpdate
+	for _, u := range updates {
+		if gitx.IsNullOID(u.Old) {
+			cur, ok, err := repo.RefValue(env.Ctx, u.Ref)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				u.Old = cur
+			}
+		}
+		if u.Judged() {
+			out = append(out, u)
+		}
+	}
+	return out, nil
 }
 
 // approvalParents are the commits an approval of u's new tip may have been
@@ -132,7 +159,7 @@ func consume(env *cmdline.Env, store *state.Store, commits map[string]gitx.Commi
 }
 
 // allowed applies the rules of --strict to one branch update, cheapest first.
-func allowed(env *cmdline.Env, repo *gitx.Repo, st *state.State, commits map[string]gitx.CommitHeader, u RefUpdate) (bool, error) {
+func allowed(env *cmdline.Env, repo *gitx.Repo, st *state.State, commits map[string]gitx.CommitHeader, u RefUpdate, exempt map[string]bool) (bool, error) {
 	created := gitx.IsNullOID(u.Old)
 	next, ok := commits[u.New]
 	if !ok {
@@ -155,23 +182,61 @@ func allowed(env *cmdline.Env, repo *gitx.Repo, st *state.State, commits map[str
 	}
 	if created {
 		// A branch created at a commit another branch already has lands
-		// nothing new. Only branches count: a tag or any other ref can be
-		// made at an unreviewed commit without this hook seeing it.
-		if ok, err := repo.ReachableFrom(env.Ctx, u.New, "--branches"); ok || err != nil {
-			return ok, err
-		}
-	} else if ok, err := repo.IsAncestor(env.Ctx, u.New, u.Old); ok || err != nil {
+		// nothing new. Only branches count, and not a workflow's (its
+		// commits wait for git tdd merge's review): a tag, a remote-tracking
+		// ref or any other ref can be made at an unreviewed commit without
+		// this hook seeing it.
+		return repo.ReachableFrom(env.Ctx, u.New, reviewedBranches(exempt)...)
+	}
+	if ok, err := repo.IsAncestor(env.Ctx, u.New, u.Old); ok || err != nil {
 		return ok, err // a rewind
 	}
-	// Work pulled from upstream was reviewed there.
-	return repo.ReachableFrom(env.Ctx, u.New, "--remotes")
+	return signedWork(env, repo, u)
+}
+
+// reviewedBranches are the rev-list options for every branch but the
+// workflows' (check-ref-format keeps glob characters out of branch names).
+func reviewedBranches(exempt map[string]bool) []string {
+	var args []string
+	for ref := range exempt {
+		args = append(args, "--exclude="+strings.TrimPrefix(ref, "refs/heads/"))
+	}
+	sort.Strings(args)
+	return append(args, "--branches")
+}
+
+// signedWork reports whether every commit a move brings in, along the first
+// parent, carries an approval of its own tree signed by a key in the
+// allowed-signers file committed at the branch's old tip: work reviewed
+// upstream (a pull), proven as `git diffgate verify old..new` proves it, by
+// what an agent here cannot forge. Where the commits came from does not
+// count: an agent writes remote-tracking refs, and fetches from repositories
+// it made, as freely as tags. Without allowed_signers nothing local proves a
+// review, and the move is reviewed here.
+func signedWork(env *cmdline.Env, repo *gitx.Repo, u RefUpdate) (bool, error) {
+	signers, _, cleanup, err := signersAt(env, repo, u.Old)
+	defer cleanup()
+	if err != nil || signers == "" {
+		return false, err
+	}
+	commits, err := repo.FirstParentSigned(env.Ctx, u.Old+".."+u.New, signers, TrailerKey)
+	if err != nil || len(commits) == 0 {
+		return false, err
+	}
+	for _, c := range commits {
+		if verifyCommit(c) != "" || signatureProblem(c, "") != "" {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 func refuseMove(u RefUpdate) error {
 	branch := strings.TrimPrefix(u.Ref, "refs/heads/")
 	return exitcode.New(exitcode.Refused, "refusing to move %s to %s: that content was not approved (git diffgate --strict)", branch, short(u.New)).
 		WithHint("%s", "to commit: stage the change, run 'git diffgate' in a terminal, then commit\n"+
-			"to move "+branch+" to commits that exist (a rebase, a fast-forward), review the move:\n"+
+			"to move "+branch+" to commits that exist (a rebase, a fast-forward, a pull whose commits\n"+
+			"are not approvals signed by allowed_signers keys), review the move:\n"+
 			"  git diffgate review --branch "+branch+" --to "+short(u.New)+"\n"+
 			"then repeat what you did, or run 'git rebase --continue' if a rebase stopped here")
 }

@@ -128,29 +128,40 @@ func allowedSigners(env *cmdline.Env, repo *gitx.Repo, spec string, rep *VerifyR
 	if err != nil {
 		return "", none, exitcode.With(exitcode.Usage, err)
 	}
+	path, name, cleanup, err := signersAt(env, repo, base)
+	if path != "" {
+		rep.Signers, rep.Base = name, base
+	}
+	return path, cleanup, err
+}
+
+// signersAt writes the allowed-signers file that the configuration committed
+// at base names to a temporary file: its path ("" when base's configuration
+// names none) and the name it has in the repository.
+func signersAt(env *cmdline.Env, repo *gitx.Repo, base string) (path, name string, cleanup func(), err error) {
+	none := func() {}
 	cfg, err := env.Config(repo, base)
 	if err != nil || cfg.Diffgate.AllowedSigners == "" {
-		return "", none, err
+		return "", "", none, err
 	}
 	data, ok, err := repo.FileAt(env.Ctx, base, cfg.Diffgate.AllowedSigners)
 	if err != nil {
-		return "", none, err
+		return "", "", none, err
 	}
 	if !ok {
-		return "", none, exitcode.New(exitcode.Usage, "%s names allowed_signers = %q, which %s does not have", config.FileName, cfg.Diffgate.AllowedSigners, short(base))
+		return "", "", none, exitcode.New(exitcode.Usage, "%s names allowed_signers = %q, which %s does not have", config.FileName, cfg.Diffgate.AllowedSigners, short(base))
 	}
 	f, err := os.CreateTemp("", "git-diffgate-signers-*")
 	if err != nil {
-		return "", none, err
+		return "", "", none, err
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return "", none, err
+		return "", "", none, err
 	}
 	f.Close()
-	rep.Signers, rep.Base = cfg.Diffgate.AllowedSigners, base
-	return f.Name(), func() { os.Remove(f.Name()) }, nil
+	return f.Name(), cfg.Diffgate.AllowedSigners, func() { os.Remove(f.Name()) }, nil
 }
 
 // signatureProblem says what is wrong with a commit's signature, or "".

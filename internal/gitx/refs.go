@@ -220,13 +220,30 @@ func (r *Repo) IsAncestor(ctx context.Context, a, b string) (bool, error) {
 
 // ReachableFrom reports whether commit is reachable from the refs a rev-list
 // option selects ("--all", "--remotes"); git, as for IsAncestor.
-func (r *Repo) ReachableFrom(ctx context.Context, commit, refs string) (bool, error) {
+func (r *Repo) ReachableFrom(ctx context.Context, commit string, refs ...string) (bool, error) {
 	// rev-list C --not --all lists nothing when C is reachable from one of them
-	out, err := r.output(ctx, "rev-list", "-n1", commit, "--not", refs)
+	out, err := r.output(ctx, append([]string{"rev-list", "-n1", commit, "--not"}, refs...)...)
 	if err != nil {
 		return false, err
 	}
 	return len(bytes.TrimSpace(out)) == 0, nil
+}
+
+// RefValue is what a full ref name holds now; ok is false when there is no
+// such ref. In a reference-transaction hook's prepared state, that is the
+// value before the update.
+func (r *Repo) RefValue(ctx context.Context, ref string) (id string, ok bool, err error) {
+	if !strings.HasPrefix(ref, "refs/") {
+		return "", false, fmt.Errorf("not a full ref name: %q", ref)
+	}
+	out, err := r.output(ctx, "rev-parse", "--verify", "-q", ref)
+	if exitCode(err) == 1 {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return strings.TrimSpace(string(out)), true, nil
 }
 
 // TrailedCommit is a commit on a first-parent chain with the values of the
