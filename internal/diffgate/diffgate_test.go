@@ -19,9 +19,10 @@ const (
 func TestParseRefUpdates(t *testing.T) {
 	in := zero + " " + c1 + " HEAD\n" + c1 + " " + c2 + " refs/heads/main\n\n" + c2 + " " + zero + " refs/heads/gone\n" +
 		c1 + " " + c1 + " refs/heads/same\n" + c1 + " " + c2 + " refs/tags/v1\n" + c1 + " " + c2 + " refs/remotes/origin/main\n" +
-		c1 + " " + c2 + " refs/stash\n" + zero + " " + c2 + " refs/heads/new\n"
+		c1 + " " + c2 + " refs/stash\n" + zero + " " + c2 + " refs/heads/new\n" +
+		zero + " ref:refs/heads/main refs/heads/alias\n" // git 2.46+: a symbolic ref (to a branch: lands nothing)
 	us, err := ParseRefUpdates([]byte(in))
-	if err != nil || len(us) != 8 {
+	if err != nil || len(us) != 9 {
 		t.Fatalf("%v %v", us, err)
 	}
 	var judged []string

@@ -16,7 +16,7 @@ import (
 type ReviewCmd struct {
 	Auto    bool   `help:"Unattended run: never prompts, so the gate fails closed with exit 3 (also GIT_TDD_AUTO=1)."`
 	Message string `short:"m" placeholder:"TEXT" help:"A note kept with the approval."`
-	Branch  string `placeholder:"BRANCH" help:"Instead of the staged change, review moving BRANCH to the commit --to names (the way through --strict after a rebase or cherry-pick)."`
+	Branch  string `placeholder:"BRANCH" help:"Instead of the staged change, review moving BRANCH (or creating it) at the commit --to names (the way through --strict after a rebase, a cherry-pick or a pull)."`
 	To      string `placeholder:"REV" help:"With --branch: the commit the branch is to move to."`
 }
 
@@ -53,22 +53,41 @@ func (c *ReviewCmd) Run(env *cmdline.Env) error {
 	if err := gate(env, repo, t, cfg, "move", auto, c.Message); err != nil {
 		return err
 	}
+	if t.BaseCommit == "" {
+		fmt.Fprintf(env.Stdout, "Now create it, for example: git branch %s %s\n", c.Branch, c.To)
+		return nil
+	}
 	fmt.Fprintf(env.Stdout, "Now move it, for example: git update-ref refs/heads/%s %s %s\n", c.Branch, c.To, t.BaseCommit)
 	return nil
 }
 
 // moveTarget is the change of moving branch to rev: the tree of rev against the
-// branch's current tip, which the approval is bound to.
+// branch's current tip, which the approval is bound to. A branch that does not
+// exist is created: its approval is bound to no commit, as a first commit's
+// is, and the change shown is rev against what HEAD shares with it (or
+// everything, when nothing).
 func moveTarget(env *cmdline.Env, repo *gitx.Repo, branch, rev string) (review.Target, error) {
-	old, err := repo.ResolveCommit(env.Ctx, "refs/heads/"+branch)
-	if err != nil {
-		return review.Target{}, exitcode.New(exitcode.Usage, "no branch %q", branch)
+	if err := repo.CheckBranchName(env.Ctx, branch); err != nil {
+		return review.Target{}, exitcode.Wrap(exitcode.Usage, err)
 	}
 	tree, err := repo.TreeOf(env.Ctx, rev)
 	if err != nil {
 		return review.Target{}, exitcode.Wrap(exitcode.Usage, err)
 	}
-	return review.Target{Base: old, BaseCommit: old, Tree: tree}, nil
+	old, ok, err := repo.RefValue(env.Ctx, "refs/heads/"+branch)
+	if err != nil {
+		return review.Target{}, err
+	}
+	if ok {
+		return review.Target{Base: old, BaseCommit: old, Tree: tree}, nil
+	}
+	base, err := repo.MergeBase(env.Ctx, "HEAD", rev)
+	if err != nil {
+		if base, err = repo.EmptyTree(env.Ctx); err != nil {
+			return review.Target{}, err
+		}
+	}
+	return review.Target{Base: base, Tree: tree}, nil
 }
 
 // gate analyses a change, shows it on the terminal and asks for APPROVE. It

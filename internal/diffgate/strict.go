@@ -40,8 +40,53 @@ func ParseRefUpdates(b []byte) ([]RefUpdate, error) {
 // Judged reports whether --strict judges an update: one that moves a branch to a
 // commit. Every other ref (tags, remote-tracking refs, stash, notes, HEAD and
 // other pseudo-refs), a deletion and a no-op pass at once.
+// A branch made a symbolic ref to another branch (git 2.46 and later show
+// those as "ref:<target>") lands nothing; to anything else it is refused
+// before (refuseForeignSymrefs).
 func (u RefUpdate) Judged() bool {
-	return strings.HasPrefix(u.Ref, "refs/heads/") && u.Old != u.New && !gitx.IsNullOID(u.New)
+	return strings.HasPrefix(u.Ref, "refs/heads/") && u.Old != u.New && !gitx.IsNullOID(u.New) &&
+		!strings.HasPrefix(u.New, "ref:")
+}
+
+// refuseForeignSymrefs refuses a transaction while a branch is a symbolic ref
+// to anything but a branch. git symbolic-ref writes one without a ref
+// transaction before git 2.46, so no hook sees main made to name a tag of
+// unreviewed commits; and commits on such a branch then move what it names (a
+// tag), which --strict does not judge. A transaction that deletes the branch
+// passes: that is the repair.
+func refuseForeignSymrefs(env *cmdline.Env, repo *gitx.Repo, all []RefUpdate) error {
+	deleting := map[string]bool{}
+	for _, u := range all {
+		if gitx.IsNullOID(u.New) {
+			deleting[u.Ref] = true
+		}
+		if target, ok := strings.CutPrefix(u.New, "ref:"); ok && strings.HasPrefix(u.Ref, "refs/heads/") && !strings.HasPrefix(target, "refs/heads/") {
+			return refuseSymref(u.Ref, target)
+		}
+	}
+	syms, err := repo.SymbolicBranches(env.Ctx)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(syms))
+	for name := range syms {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if target := syms[name]; !strings.HasPrefix(target, "refs/heads/") && !deleting[name] {
+			return refuseSymref(name, target)
+		}
+	}
+	return nil
+}
+
+func refuseSymref(ref, target string) error {
+	if target == "" {
+		target = "a symbolic link"
+	}
+	return exitcode.New(exitcode.Refused, "%s is a symbolic ref to %s: a branch that names something else moves without --strict seeing it (git diffgate --strict)", ref, target).
+		WithHint("remove it: git symbolic-ref --delete %s\nthen point the branch at reviewed work: git diffgate review --branch %s --to <commit>", ref, strings.TrimPrefix(ref, "refs/heads/"))
 }
 
 // hookRefs judges the branch updates of a transaction in its prepared state; one
@@ -53,6 +98,9 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 	}
 	all, err := ParseRefUpdates(input)
 	if err != nil {
+		return err
+	}
+	if err := refuseForeignSymrefs(env, repo, all); err != nil {
 		return err
 	}
 	var updates []RefUpdate
@@ -111,7 +159,7 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 func fromCurrent(env *cmdline.Env, repo *gitx.Repo, updates []RefUpdate) ([]RefUpdate, error) {
 	var out []RefUpdate
 	for _, u := range updates {
-		if gitx.IsNullOID(u.Old) {
+		if gitx.IsNullOID(u.Old) || strings.HasPrefix(u.Old, "ref:") {
 			cur, ok, err := repo.RefValue(env.Ctx, u.Ref)
 			if err != nil {
 				return nil, err
