@@ -108,6 +108,15 @@ func (e *Env) runScoped(p *prepared, wt *gitx.Repo, dir string, changed map[stri
 		}
 	}
 	s := RedScope(p.cfg, p.branch, changed, blobs)
+	if s.Scoped() {
+		harness, err := harnessChanges(e.Ctx, wt, p.cfg, p.branch)
+		if err != nil {
+			return nil, err
+		}
+		if len(harness) > 0 {
+			s = Scope{Why: "this branch changes how the tests run (" + strings.Join(harness, " ") + "): red runs the whole suite, as green does"}
+		}
+	}
 	if !s.Scoped() {
 		if p.cfg.Test.RedScope != "all" {
 			fmt.Fprintf(e.Err, "git-tdd: %s\n", s.Why)

@@ -50,6 +50,10 @@ func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, tree, label stri
 	if err != nil {
 		return nil, err
 	}
+	sel, err := e.redSelection(cfg, red, oldFork)
+	if err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "git-tdd-proof-"+label+"-")
 	if err != nil {
 		return nil, err
@@ -79,7 +83,7 @@ func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, tree, label stri
 				return nil, err
 			}
 		}
-		res, err := e.runTests(cfg, dir, red.Failing)
+		res, err := e.runTests(cfg, dir, sel)
 		if err != nil {
 			return nil, err
 		}
@@ -108,6 +112,23 @@ func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, tree, label stri
 		return nil, err
 	}
 	return &Proved{Red: red.ID, Failing: red.Failing, Passing: len(res.With(runner.Passed)), run: res}, nil
+}
+
+// redSelection is what the red's tests are proved with: its recorded tests,
+// or the whole suite when the branch up to the red changed how tests run
+// (harnessChanges), as red itself then runs: a conftest.py that fails tests
+// only when pytest is given their ids would otherwise prove a red typed by
+// hand.
+func (e *Env) redSelection(cfg *config.Config, red *RedCommit, oldFork string) ([]string, error) {
+	raw, err := e.Repo.ChangedBlobs(e.Ctx, oldFork, red.Tree)
+	if err != nil {
+		return nil, err
+	}
+	harness, err := harnessChanges(e.Ctx, e.Repo, cfg, raw)
+	if err != nil || len(harness) > 0 {
+		return nil, err
+	}
+	return red.Failing, nil
 }
 
 // redOnBase is the tree the red's tests are proved on: oldFork's, with what
