@@ -100,3 +100,20 @@ func TestReviewedBranchesLeavesWorkflowsOut(t *testing.T) {
 		}
 	}
 }
+
+func TestSignatureProblem(t *testing.T) {
+	tests := []struct {
+		sig, key, want string
+	}{
+		{"G", "SHA256:abc", ""},
+		{"G", "0123456789ABCDEF", "signed with a key that is not an SSH key of .allowed_signers (0123456789ABCDEF)"},
+		{"U", "SHA256:abc", "signed by a key that is not in .allowed_signers (SHA256:abc)"},
+		{"N", "", "not signed"},
+		{"E", "", "its signature cannot be checked (E)"},
+	}
+	for _, tt := range tests {
+		if got := signatureProblem(gitx.TrailedCommit{Signature: tt.sig, Key: tt.key}, ".allowed_signers"); got != tt.want {
+			t.Errorf("%s %s: %q, want %q", tt.sig, tt.key, got, tt.want)
+		}
+	}
+}

@@ -168,6 +168,12 @@ func signersAt(env *cmdline.Env, repo *gitx.Repo, base string) (path, name strin
 func signatureProblem(c gitx.TrailedCommit, signers string) string {
 	switch c.Signature {
 	case "G":
+		// git's G for an OpenPGP or X.509 signature means a key the local
+		// keyring trusts (any key its owner made), not one of the file:
+		// only an SSH key (fingerprint SHA256:…) is checked against it
+		if !strings.HasPrefix(c.Key, "SHA256:") {
+			return fmt.Sprintf("signed with a key that is not an SSH key of %s (%s)", orFile(signers), c.Key)
+		}
 		return ""
 	case "N":
 		return "not signed"
@@ -181,6 +187,13 @@ func signatureProblem(c gitx.TrailedCommit, signers string) string {
 		return "signed by a revoked key"
 	}
 	return "its signature cannot be checked (" + c.Signature + ")"
+}
+
+func orFile(signers string) string {
+	if signers == "" {
+		return "the allowed-signers file"
+	}
+	return signers
 }
 
 // verifyCommit says what is wrong with a commit's trailers, or "".
