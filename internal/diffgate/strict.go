@@ -54,27 +54,40 @@ func (u RefUpdate) Judged() bool {
 // unreviewed commits; and commits on such a branch then move what it names (a
 // tag), which --strict does not judge. A transaction that deletes the branch
 // passes: that is the repair.
+//
+// A git tdd workflow's branch counts as something else: it holds commits that
+// wait for git tdd merge's review, and main made a symbolic ref to it would
+// show them (and update-ref --no-deref would then make that a plain branch).
 func refuseForeignSymrefs(env *cmdline.Env, repo *gitx.Repo, all []RefUpdate) error {
+	syms, err := repo.SymbolicBranches(env.Ctx)
+	if err != nil {
+		return err
+	}
 	deleting := map[string]bool{}
 	for _, u := range all {
 		if gitx.IsNullOID(u.New) {
 			deleting[u.Ref] = true
 		}
-		if target, ok := strings.CutPrefix(u.New, "ref:"); ok && strings.HasPrefix(u.Ref, "refs/heads/") && !strings.HasPrefix(target, "refs/heads/") {
-			return refuseSymref(u.Ref, target)
+		if target, ok := strings.CutPrefix(u.New, "ref:"); ok && strings.HasPrefix(u.Ref, "refs/heads/") {
+			syms[u.Ref] = target
 		}
 	}
-	syms, err := repo.SymbolicBranches(env.Ctx)
+	if len(syms) == 0 {
+		return nil
+	}
+	_, st, err := env.State(repo)
 	if err != nil {
 		return err
 	}
+	workflows := st.ActiveBranches()
 	names := make([]string, 0, len(syms))
 	for name := range syms {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if target := syms[name]; !strings.HasPrefix(target, "refs/heads/") && !deleting[name] {
+		target := syms[name]
+		if (!strings.HasPrefix(target, "refs/heads/") || workflows[target]) && !deleting[name] {
 			return refuseSymref(name, target)
 		}
 	}
