@@ -81,3 +81,26 @@ func TestRedScopeGo(t *testing.T) {
 		t.Errorf("unchanged tests were selected: %+v", s)
 	}
 }
+
+func TestHooksTheRun(t *testing.T) {
+	tests := []struct {
+		path, text string
+		want       bool
+	}{
+		{"tests/test_a.py", "def test_a():\n    assert 1\n", false},
+		{"tests/test_a.py", "pytest_plugins = ['tests.helper']\n", true},
+		{"tests/helper.py", "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef f(item): yield\n", true},
+		{"tests/helper.py", "def  pytest_runtest_makereport(item, call):\n    pass\n", true},
+		{"tests/test_a.py", "def test_pytest_mentioned():\n    assert 'pytest_x'\n", false},
+		{"calc/a_test.go", "package calc\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n", false},
+		{"calc/a_test.go", "package calc\n\nimport \"testing\"\n\nfunc TestMain/**/(m *testing.M) { m.Run() }\n", true},
+		{"calc/a_test.go", "package calc\n\nfunc init() {}\n", true},
+		{"calc/a_test.go", "package calc\n\ntype T struct{}\n\nfunc (T) init() {}\n", false},
+		{"calc/a_test.go", "package calc\n\nfunc {", true}, // does not parse: counts
+	}
+	for _, tt := range tests {
+		if got := hooksTheRun(tt.path, []byte(tt.text)); got != tt.want {
+			t.Errorf("hooksTheRun(%s, %q) = %v, want %v", tt.path, tt.text, got, tt.want)
+		}
+	}
+}
