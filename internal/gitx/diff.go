@@ -26,9 +26,13 @@ type FileDiff struct {
 // the patch so that the two pair up one to one.
 var diffOptions = []string{"-r", "-M", "-C", "--no-relative"}
 
-// patchOptions: no colour, no external diff or textconv, fixed prefixes, full ids.
+// patchOptions: no colour, no external diff or textconv, fixed prefixes, full
+// ids, and every file as text: attributes (binary, -diff in .gitattributes,
+// .git/info/attributes or core.attributesFile, all an agent's to write) must
+// not hide a text file's content from the review. Binary is decided from the
+// bytes instead, as git's heuristic does (Section.sniff).
 var patchOptions = []string{
-	"-p", "--full-index", "--binary", "--no-color", "--no-ext-diff", "--no-textconv",
+	"-p", "--full-index", "--text", "--no-color", "--no-ext-diff", "--no-textconv",
 	"--src-prefix=a/", "--dst-prefix=b/",
 }
 

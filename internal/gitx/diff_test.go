@@ -178,6 +178,28 @@ func TestDiffTreesEdgeCases(t *testing.T) {
 			t.Errorf("%+v", d)
 		}
 	})
+	t.Run("attributes cannot make text binary, bytes make binary", func(t *testing.T) {
+		r := newTestRepo(t)
+		r.write("a.py", lines(20, "x"))
+		r.write("late.bin", lines(3000, "y")) // a NUL past git's 8000-byte window: text
+		r.write("b.bin", "a\x00b\n")
+		r.commitAll("init")
+		r.write("a.py", lines(3, "x"))
+		r.write("late.bin", lines(3000, "y")+"\x00\n")
+		r.write("b.bin", "a\x00c\n")
+		r.write(".git/info/attributes", "* binary\n")
+		r.git("add", "-A")
+		got := r.staged(r.dir)
+		if d := got["a.py"]; d.Binary || d.Deleted != 17 || d.LinesBefore != 20 {
+			t.Errorf("a.py %+v", d)
+		}
+		if d := got["late.bin"]; d.Binary || d.Added != 1 || d.LinesBefore != 3000 {
+			t.Errorf("late.bin %+v", d)
+		}
+		if d := got["b.bin"]; !d.Binary || d.Added != 0 || d.Deleted != 0 || d.LinesBefore != 0 {
+			t.Errorf("b.bin %+v", d)
+		}
+	})
 	t.Run("only an initial commit, nothing staged", func(t *testing.T) {
 		r := newTestRepo(t)
 		r.write("a", "a\n")

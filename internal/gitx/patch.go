@@ -22,6 +22,32 @@ type Section struct {
 	Hunks    int
 	OldStart int64 // the first hunk's old start line
 	OldLines int64 // the old side's lines over all hunks
+
+	// seen counts the bytes of each side read from the top of the file,
+	// while they are within the window git looks for a NUL in; -1 once the
+	// hunks do not start at the top (a patch with a few lines of context)
+	seen [2]int64
+}
+
+// binaryWindow is how much of a file git reads to call it binary (a NUL in
+// its first 8000 bytes; FIRST_FEW_BYTES in git's xdiff-interface.c).
+const binaryWindow = 8000
+
+// sniff looks for a NUL in what a line adds to the top of the sides it is on
+// (0 old, 1 new): the patch is asked for with --text, so that attributes
+// (binary, -diff) cannot make a text file's content unseen, and binary is
+// decided here the way git's own heuristic does, from the bytes.
+func (s *Section) sniff(text []byte, cut int64, sides ...int) {
+	for _, i := range sides {
+		if s.seen[i] < 0 || s.seen[i] >= binaryWindow {
+			continue
+		}
+		w := text[:min(int64(len(text)), binaryWindow-s.seen[i])]
+		if bytes.IndexByte(w, 0) >= 0 {
+			s.Binary = true
+		}
+		s.seen[i] += int64(len(text)) + cut + 1
+	}
 }
 
 // WholeOld reports whether the section's one hunk covers the whole old file, so
@@ -159,6 +185,9 @@ func scanSection(lr *lineReader, hdr *header, v Visitor) (*Section, error) {
 			return nil, err
 		}
 	}
+	if s.Binary { // found by sniff: counted as git counts a binary file
+		s.Added, s.Deleted, s.OldLines = 0, 0, 0
+	}
 	if lr.ok && !bytes.HasPrefix(lr.line, []byte("diff --git ")) {
 		return nil, fmt.Errorf("patch: %s: unexpected line %q", s.Name(), clip(lr.line))
 	}
@@ -175,12 +204,15 @@ func isSectionBoundary(l []byte) bool {
 }
 
 func scanHunk(lr *lineReader, s *Section, emit func(LineKind, []byte, int64) error) error {
-	oldStart, oldLeft, _, newLeft, ok := ParseHunkHeader(lr.line)
+	oldStart, oldLeft, newStart, newLeft, ok := ParseHunkHeader(lr.line)
 	if !ok {
 		return fmt.Errorf("patch: %s: malformed hunk header %q", s.Name(), clip(lr.line))
 	}
 	if s.Hunks == 0 {
 		s.OldStart = oldStart
+	}
+	if s.Hunks > 0 || oldStart > 1 || newStart > 1 {
+		s.seen = [2]int64{-1, -1}
 	}
 	s.Hunks++
 	s.OldLines += oldLeft
@@ -195,7 +227,7 @@ func scanHunk(lr *lineReader, s *Section, emit func(LineKind, []byte, int64) err
 			}
 			return fmt.Errorf("patch: %s: hunk ends early", s.Name())
 		}
-		kind, err := hunkLine(lr.line, &oldLeft, &newLeft, s)
+		kind, err := hunkLine(lr.line, lr.cut, &oldLeft, &newLeft, s)
 		if err != nil {
 			return err
 		}
@@ -214,23 +246,30 @@ func scanHunk(lr *lineReader, s *Section, emit func(LineKind, []byte, int64) err
 }
 
 // hunkLine classifies one line inside a hunk and counts it against what is left.
-func hunkLine(l []byte, oldLeft, newLeft *int64, s *Section) (LineKind, error) {
+func hunkLine(l []byte, cut int64, oldLeft, newLeft *int64, s *Section) (LineKind, error) {
 	op := byte(' ') // an empty line is a context line whose space was stripped
 	if len(l) > 0 {
 		op = l[0]
+	}
+	var text []byte
+	if len(l) > 0 {
+		text = l[1:]
 	}
 	switch {
 	case op == ' ' && *oldLeft > 0 && *newLeft > 0:
 		*oldLeft--
 		*newLeft--
+		s.sniff(text, cut, 0, 1)
 		return LineContext, nil
 	case op == '-' && *oldLeft > 0:
 		*oldLeft--
 		s.Deleted++
+		s.sniff(text, cut, 0)
 		return LineDeleted, nil
 	case op == '+' && *newLeft > 0:
 		*newLeft--
 		s.Added++
+		s.sniff(text, cut, 1)
 		return LineAdded, nil
 	case op == '\\':
 		return LineNoNewline, nil

@@ -48,9 +48,21 @@ func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, 
 			}
 			current = s
 		}
-		pr.diffLine(l)
+		pr.diffLineOf(f, s, l)
 		return nil
 	}})
+}
+
+// diffLineOf prints a line of f's patch, or for a binary file (the patch is
+// asked for as text) its header and one line that says its content is not
+// shown.
+func (pr *Printer) diffLineOf(f analysis.FileReport, s *gitx.Section, l gitx.Line) {
+	switch {
+	case !f.Binary || l.Kind == gitx.LineHeader:
+		pr.diffLine(l)
+	case s.Hunks == 1 && l.Kind == gitx.LineHunk:
+		fmt.Fprintln(pr.W, pr.P.Dim("(binary content not shown)"))
+	}
 }
 
 // ShowAll prints the review with the diff of every file: the flagged ones
@@ -88,7 +100,7 @@ func ShowAll(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Repor
 				}
 				current = s
 			}
-			pr.diffLine(l)
+			pr.diffLineOf(reports[s.Name()], s, l)
 			return nil
 		}})
 		if err != nil {
