@@ -24,9 +24,11 @@ type Screen struct {
 // NewScreen decides the pager for a review on tty: git's own choice (git var
 // GIT_PAGER), unless noPager or the terminal reports no height. A pager that
 // the repository's own configuration chose (core.pager in .git/config, which
-// anything with a shell in the repository can write) is named on the
-// terminal first. Whatever the pager, it only shows the review: the question
-// is asked on the terminal after it exits, and the typeahead discarded then.
+// anything with a shell in the repository can write) is not used: it could
+// show a doctored diff and clear the screen of any warning. $PAGER or git's
+// default (less) shows the review instead, and a line says why. Whatever the pager,
+// it only shows the review: the question is asked on the terminal after it
+// exits, and the typeahead discarded then.
 func NewScreen(ctx context.Context, repo *gitx.Repo, tty *term.TTY, noPager bool, getenv func(string) string, prog string) Screen {
 	s := Screen{TTY: tty, Prog: prog}
 	if noPager || tty.Rows() <= 0 {
@@ -39,7 +41,12 @@ func NewScreen(ctx context.Context, repo *gitx.Repo, tty *term.TTY, noPager bool
 	s.Pager = pager.Which(git, noPager, tty.Rows())
 	if s.Pager != "" && getenv("GIT_PAGER") == "" {
 		if scope, ok, _ := repo.ConfigScope(ctx, "core.pager"); ok && (scope == "local" || scope == "worktree") {
-			term.Warn(tty.Writer(), prog, "the pager %q comes from this repository's own configuration (core.pager in .git/config), which anything that runs here can change; it only shows the review, and the question comes after it exits", term.Line(s.Pager, 80))
+			fallback := getenv("PAGER")
+			if fallback == "" {
+				fallback = "less"
+			}
+			term.Warn(tty.Writer(), prog, "not paging through %q: it comes from this repository's own configuration (core.pager in .git/config), which anything that runs here can change; the review goes through %q (set GIT_PAGER to choose)", term.Line(s.Pager, 80), term.Line(fallback, 80))
+			s.Pager = pager.Which(fallback, noPager, tty.Rows())
 		}
 	}
 	return s
