@@ -71,7 +71,10 @@ func (r *Result) Err(msg string) error {
 type Counter func(string) int
 
 // secretNames are the seed's patterns, matched case-insensitively on the name.
-var secretNames = []string{".env", ".env.*", "*.pem", "*.key", "*secret*", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.p12", "*.pfx", ".netrc", ".pgpass", ".npmrc", ".pypirc", "hosts.yml"}
+var secretNames = []string{".env", ".env.*", "*.pem", "*.key", "*secret*", "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.p12", "*.pfx", ".netrc", ".pgpass", ".npmrc", ".pypirc", "hosts.yml",
+	// and other credential stores: PuTTY keys, git's credential store, AWS's
+	// credentials file, kubeconfigs, Java keystores, Docker's old auth file
+	"*.ppk", ".git-credentials", "credentials", "kubeconfig", "*.kubeconfig", "*.jks", "*.keystore", ".dockercfg"}
 
 // secretContent are the shapes of private keys and well-known tokens. Each has
 // literals one of which any match contains: a cheap search for them decides
@@ -94,6 +97,11 @@ var secretContent = []struct {
 	{"an OpenAI or Anthropic key", []string{"sk-"}, false, regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}\b`)},
 	{"an npm token", []string{"npm_"}, false, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
 	{"a PyPI token", []string{"pypi-"}, false, regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_-]{50,}`)},
+	// a PEM private key base64-encoded again (a kubeconfig's client-key-data):
+	// "-----BEGIN " then "PRIVATE KEY" at any of base64's three alignments
+	{"a base64-encoded private key", []string{"LS0tLS1CRUdJTi"}, false, regexp.MustCompile(`LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,40}?(?:UFJJVkFURSBLRVk|BSSVZBVEUgS0VZ|QUklWQVRFIEtFW)`)},
+	{"a PuTTY private key", []string{"PuTTY-User-Key-File-"}, false, regexp.MustCompile(`PuTTY-User-Key-File-\d+:[\s\S]*?Private-Lines:`)},
+	{"a password in a URL", []string{"://"}, false, regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]+:[^/\s@'"]{3,}@[A-Za-z0-9.-]`)},
 }
 
 // Check reads paths (relative to cwd, or absolute) through the path gate and
