@@ -247,7 +247,9 @@ func (l *loop) event(ev Event) {
 
 func (l *loop) progress(format string, args ...any) {
 	elapsed := time.Since(l.start).Seconds() + l.base
-	fmt.Fprintf(l.Err, "git-tdd run [%6.1fs %s→%s tok]: %s\n", elapsed, kilo(l.run.TokensIn), kilo(l.run.TokensOut), fmt.Sprintf(format, args...))
+	// messages carry paths and text the model chose: escaped, so none can
+	// write to the terminal (OSC 52 to the clipboard, line wrap off, …)
+	fmt.Fprintf(l.Err, "git-tdd run [%6.1fs %s→%s tok]: %s\n", elapsed, kilo(l.run.TokensIn), kilo(l.run.TokensOut), term.Line(fmt.Sprintf(format, args...), 0))
 }
 
 // summary says how the run went.

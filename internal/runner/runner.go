@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/pytestconfig"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // Outcome is what happened to one test.
@@ -381,10 +382,11 @@ func stream(r io.Reader, start time.Time, s Spec, tail *tailBuffer, goEvents *by
 			if len(shown) > 0 {
 				tail.Write(shown)
 				if s.Out != nil {
-					fmt.Fprintf(s.Out, "[%6.1fs] %s", time.Since(start).Seconds(), shown)
-					if shown[len(shown)-1] != '\n' {
-						fmt.Fprintln(s.Out)
-					}
+					// the tests are the agent's code: what they print is
+					// escaped, so it cannot write to the terminal (OSC 52 to
+					// the clipboard, line wrap off, a cleared screen)
+					text := strings.TrimRight(string(shown), "\r\n")
+					fmt.Fprintf(s.Out, "[%6.1fs] %s\n", time.Since(start).Seconds(), term.Line(text, 0))
 				}
 			}
 		}

@@ -33,5 +33,5 @@ func PrintError(w io.Writer, prog string, err error) {
 
 // Warn prints "prog: warning: msg".
 func Warn(w io.Writer, prog, format string, args ...any) {
-	fmt.Fprintf(w, "%s: warning: %s\n", prog, fmt.Sprintf(format, args...))
+	fmt.Fprintf(w, "%s: warning: %s\n", prog, Line(fmt.Sprintf(format, args...), 0))
 }
