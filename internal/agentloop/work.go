@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/agent"
 	"github.com/git-tdd/git-tdd/internal/apply"
+	"github.com/git-tdd/git-tdd/internal/contextcheck"
 	"github.com/git-tdd/git-tdd/internal/edit"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
@@ -227,13 +228,18 @@ func escalate(err error) *exitcode.Error {
 // conventions, the feedback of the last attempt, and (N3) the failing tests
 // and the files to change.
 func (l *loop) prompt(tests bool) (prompts.Loop, error) {
-	p := prompts.Loop{Issue: l.Issue, Feedback: l.run.Feedback, Attempt: l.attempt(), Max: l.max(),
+	// the feedback carries test output, which a test can fill with any file
+	p := prompts.Loop{Issue: l.Issue, Feedback: contextcheck.Redact(l.run.Feedback), Attempt: l.attempt(), Max: l.max(),
 		MaxLines: l.cfg.Patch.LargeLines, MaxBytes: l.cfg.Patch.LargeBytes, EditsFiles: l.Agent.EditsFiles()}
 	if l.w.LLD != "" {
-		p.LLD = prompts.File{Path: l.w.LLD, Content: l.read(l.w.LLD)}
+		if content, ok := l.read(l.w.LLD); ok {
+			p.LLD = prompts.File{Path: l.w.LLD, Content: content}
+		}
 	}
 	for _, c := range l.w.Context {
-		p.Context = append(p.Context, prompts.File{Path: c, Content: l.read(c)})
+		if content, ok := l.read(c); ok {
+			p.Context = append(p.Context, prompts.File{Path: c, Content: content})
+		}
 	}
 	p.Conventions = prompts.Conventions{Command: l.cfg.Test.Command, Runner: l.cfg.Test.Runner, TestPaths: l.cfg.Test.TestPaths}
 	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.Freeze)
@@ -244,8 +250,10 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 	if tests {
 		for _, f := range files {
 			if rules.Frozen(f) && strings.HasSuffix(f, ".py") || strings.HasSuffix(f, "_test.go") {
-				p.Conventions.Examples = append(p.Conventions.Examples, prompts.File{Path: f, Content: l.read(f)})
-				break
+				if content, ok := l.read(f); ok {
+					p.Conventions.Examples = append(p.Conventions.Examples, prompts.File{Path: f, Content: content})
+					break
+				}
 			}
 		}
 		return p, nil
@@ -261,25 +269,39 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 			continue
 		}
 		seen[f] = true
-		content := l.read(f)
+		content, ok := l.read(f)
+		if !ok {
+			continue
+		}
 		p.Tests = append(p.Tests, prompts.File{Path: f, Content: content})
 		for _, m := range l.imported(f, content) {
 			if !seen[m] && !rules.Frozen(m) {
 				seen[m] = true
-				p.Files = append(p.Files, prompts.File{Path: m, Content: l.read(m)})
+				if mc, ok := l.read(m); ok {
+					p.Files = append(p.Files, prompts.File{Path: m, Content: mc})
+				}
 			}
 		}
 	}
 	return p, nil
 }
 
-// read is a file of the worktree, through the context checks' size limit.
-func (l *loop) read(rel string) string {
-	data, err := os.ReadFile(filepath.Join(l.w.Worktree, filepath.FromSlash(rel)))
-	if err != nil || len(data) > l.cfg.Context.MaxFileBytes {
-		return ""
+// read is a file of the worktree for a prompt, through the context checks
+// (the path gate, secrets by name and content, size, binary): ok is false,
+// and a progress line says why, when they refuse it. Files named at start
+// were checked then, but may have changed since; a test can import anything.
+func (l *loop) read(rel string) (string, bool) {
+	wt := l.L.Repo.At(l.w.Worktree)
+	res := contextcheck.Check(l.w.Worktree, l.w.Worktree, []string{rel}, l.cfg.Context, nil, wt.GitDir, wt.CommonDir)
+	if len(res.Problems) > 0 || len(res.Files) != 1 {
+		why := "not read"
+		if len(res.Problems) > 0 {
+			why = res.Problems[0].Reason
+		}
+		l.progress("not sent to the agent: %s: %s", term.Path(rel), why)
+		return "", false
 	}
-	return string(data)
+	return res.Files[0].Content, true
 }
 
 // imported are the repository's files a test imports (Python: the module or

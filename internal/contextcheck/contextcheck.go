@@ -212,6 +212,28 @@ func SecretContent(b []byte) string {
 	return ""
 }
 
+// Redact replaces what has the shape of a secret in s (the content Check
+// refuses) with a note of what was there: for text that is not a file of the
+// bundle but goes to a model all the same, such as a test run's output.
+func Redact(s string) string {
+	b := []byte(s)
+	var lower []byte
+	for _, sc := range secretContent {
+		hay := b
+		if sc.fold {
+			if lower == nil {
+				lower = bytes.ToLower(b)
+			}
+			hay = lower
+		}
+		if containsAny(hay, sc.needles) && sc.re.Match(b) {
+			b = sc.re.ReplaceAll(b, []byte("[redacted: "+sc.what+"]"))
+			lower = nil
+		}
+	}
+	return string(b)
+}
+
 func containsAny(b []byte, needles []string) bool {
 	for _, n := range needles {
 		if bytes.Contains(b, []byte(n)) {

@@ -163,3 +163,19 @@ func TestSymlinkOut(t *testing.T) {
 		t.Errorf("%+v", res)
 	}
 }
+
+func TestRedact(t *testing.T) {
+	in := "E   AssertionError: STRIPE_KEY=sk_live_4eC39HqLyjWDarjtT1zdp7dc\nkey AKIAIOSFODNN7EXAMPLE and aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY1\nplain text\n"
+	got := Redact(in)
+	for _, secret := range []string{"sk_live_4eC39", "AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("Redact left %q in %q", secret, got)
+		}
+	}
+	if !strings.Contains(got, "[redacted: a Stripe secret key]") || !strings.Contains(got, "plain text") {
+		t.Errorf("Redact = %q", got)
+	}
+	if Redact("nothing here") != "nothing here" {
+		t.Error("Redact changed text without secrets")
+	}
+}
