@@ -114,6 +114,10 @@ func gate(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config
 	tty, err := term.OpenTTY(env.Color, env.Getenv)
 	if err != nil {
 		summary.Summary(rep)
+		if errors.Is(err, term.ErrPagedByGit) {
+			review.Log(env.Ctx, store, t, rep, source, "refused", "under git's pager")
+			return bypass(err.Error())
+		}
 		review.Log(env.Ctx, store, t, rep, source, "refused", "no terminal")
 		return bypass("there is no terminal to ask a human for approval")
 	}

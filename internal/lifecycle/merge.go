@@ -36,6 +36,9 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 		return needHuman(w, "--auto cannot approve a merge")
 	}
 	tty, err := term.OpenTTY(e.Color, e.Getenv)
+	if errors.Is(err, term.ErrPagedByGit) {
+		return needHuman(w, err.Error())
+	}
 	if err != nil {
 		return needHuman(w, "there is no terminal to ask a human for approval")
 	}

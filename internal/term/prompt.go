@@ -28,8 +28,18 @@ type TTY struct {
 	Palette Palette
 }
 
-// OpenTTY opens /dev/tty; without a controlling terminal it returns ErrNoTerminal.
+// ErrPagedByGit means git started a pager around this command: pager.diffgate
+// or pager.tdd (or core.pager with pager.<cmd> = true), which a repository's
+// own .git/config can set. That pager holds the terminal while the question
+// is asked, and could draw a doctored review over it.
+var ErrPagedByGit = errors.New("git runs this command under a pager (pager.<command> in git's configuration), which shares the terminal with the question and could draw over it; run it as git --no-pager <command>")
+
+// OpenTTY opens /dev/tty; without a controlling terminal it returns
+// ErrNoTerminal, and under a pager git started it returns ErrPagedByGit.
 func OpenTTY(colorFlag string, getenv func(string) string) (*TTY, error) {
+	if getenv("GIT_PAGER_IN_USE") != "" {
+		return nil, ErrPagedByGit
+	}
 	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
 		return nil, ErrNoTerminal
