@@ -184,6 +184,11 @@ func Parse(data []byte, path string) (*State, error) {
 			return nil, &CorruptError{Path: path, Err: fmt.Errorf("approval %d has no tree", i+1)}
 		}
 	}
+	for key, w := range st.Workflows {
+		if err := w.check(key); err != nil {
+			return nil, &CorruptError{Path: path, Err: err}
+		}
+	}
 	return st, nil
 }
 

@@ -238,3 +238,24 @@ func TestActiveBranchesAndOrder(t *testing.T) {
 		t.Errorf("order %v", order)
 	}
 }
+
+func TestParseRefusesWorkflowsGitTDDCannotWrite(t *testing.T) {
+	base := "version = 1\n[workflow.87]\nissue = %q\nphase = \"green\"\nbranch = %q\nbase = \"main\"\n"
+	tests := []struct {
+		issue, branch string
+		ok            bool
+	}{
+		{"87", "feat/issue-87", true},
+		{"87\x1bcFAKE", "feat/issue-87", false},
+		{"88", "feat/issue-87", false}, // not its key
+		{"87", "feat/\x1b]52;c;eA==\x07", false},
+		{"87", "feat/\u202eevil", false},
+		{"87", "feat/emoji-👨\u200d👩", true},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(fmt.Sprintf(base, tt.issue, tt.branch)), "state.toml")
+		if (err == nil) != tt.ok {
+			t.Errorf("issue %q branch %q: err %v, want ok %v", tt.issue, tt.branch, err, tt.ok)
+		}
+	}
+}

@@ -1,8 +1,12 @@
 package state
 
 import (
+	"fmt"
+	"regexp"
 	"sort"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // The phases of a git tdd workflow (DESIGN §5).
@@ -34,6 +38,40 @@ type Workflow struct {
 	Merged     string    `toml:"merged,omitempty"` // the merge commit
 	Backup     string    `toml:"backup,omitempty"` // the backup ref an abort saved
 	Run        *Run      `toml:"run,omitempty"`    // git tdd run's progress, when it drives the workflow
+}
+
+// issueName is what git tdd start accepts as an issue (lifecycle.CheckIssue).
+var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// check refuses a workflow whose names could not have been written by git
+// tdd: an issue that is not an issue name, or text with control characters.
+// Anything with a shell can edit state.toml, and these strings reach the
+// human's terminal (merge's question, status): an ESC c there clears the
+// screen right where the human decides.
+func (w *Workflow) check(key string) error {
+	if !issueName.MatchString(w.Issue) || key != w.Issue {
+		return fmt.Errorf("workflow %q: invalid issue %q", key, w.Issue)
+	}
+	fields := append([]string{w.Phase, w.Branch, w.Base, w.From, w.BaseCommit, w.Worktree, w.Subject, w.LLD,
+		w.Red.Commit, w.Green.Commit, w.Merged, w.Backup}, w.Context...)
+	fields = append(fields, w.Red.Failing...)
+	for _, f := range fields {
+		if i := strings.IndexFunc(f, unprintable); i >= 0 {
+			return fmt.Errorf("workflow %q: a value holds the control character %U", key, []rune(f[i:])[0])
+		}
+	}
+	return nil
+}
+
+// unprintable is a control character, or one that reorders text (the bidi
+// controls; a zero-width joiner, as in emoji, is fine).
+func unprintable(r rune) bool {
+	switch {
+	case unicode.IsControl(r), r == 0x061c, r == 0x200e, r == 0x200f,
+		0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
+		return true
+	}
+	return false
 }
 
 // Run is where git tdd run is in seed 002's graph, saved after every step so
