@@ -45,6 +45,7 @@ type Change struct {
 	OldPath     string // the path in the base: the source of a rename or copy, "" when added
 	Status      Status
 	Binary      bool
+	Textual     bool // binary by a NUL, but text for the most part: shown
 	Submodule   bool // a gitlink (its content lives in another repository)
 	ModeChanged bool
 	LinesBefore int64 // lines of the old blob
@@ -71,6 +72,7 @@ type FileReport struct {
 	OldPath        string  `json:"old_path"`
 	Status         Status  `json:"status"`
 	Binary         bool    `json:"binary"`
+	Textual        bool    `json:"-"` // binary by a NUL, text for the most part: its lines are shown
 	Submodule      bool    `json:"submodule"`
 	ModeChanged    bool    `json:"mode_changed"`
 	LinesBefore    int64   `json:"lines_before"`
@@ -109,7 +111,7 @@ func Ratio(added, deleted, before int64) float64 {
 //   - a removed definition flags a file whatever its ratio.
 func Analyze(c Change, r Rules) FileReport {
 	f := FileReport{
-		Path: c.Path, OldPath: c.OldPath, Status: c.Status, Binary: c.Binary,
+		Path: c.Path, OldPath: c.OldPath, Status: c.Status, Binary: c.Binary, Textual: c.Textual,
 		Submodule: c.Submodule, ModeChanged: c.ModeChanged,
 		PathBase64: rawBytes(c.Path), OldPathBase64: rawBytes(c.OldPath),
 		RemovedSymbols: nonNil(c.Symbols.Removed), MovedSymbols: nonNil(c.Symbols.Moved),

@@ -16,6 +16,7 @@ import (
 type FileDiff struct {
 	RawEntry
 	Binary      bool
+	Textual     bool // binary to git (a NUL) but text for the most part
 	Added       int64
 	Deleted     int64
 	LinesBefore int64
@@ -154,6 +155,7 @@ func (p *pairing) section(s *Section) error {
 		}
 		p.typeHalf = false
 		d.Binary = d.Binary || s.Binary
+		d.Textual = d.Binary && (d.Textual || !s.Binary) && s.Textual()
 		d.Added += s.Added
 		return nil
 	}
@@ -166,6 +168,7 @@ func (p *pairing) section(s *Section) error {
 	}
 	p.next++
 	d.Binary, d.Added, d.Deleted = s.Binary, s.Added, s.Deleted
+	d.Textual = s.Binary && s.Textual()
 	switch d.Status {
 	case 'D', 'T':
 		d.LinesBefore = s.Deleted

@@ -183,7 +183,9 @@ func TestDiffTreesEdgeCases(t *testing.T) {
 		r.write("a.py", lines(20, "x"))
 		r.write("late.bin", lines(3000, "y")) // a NUL past git's 8000-byte window: text
 		r.write("b.bin", "a\x00b\n")
+		r.write("run.sh", lines(30, "echo"))
 		r.commitAll("init")
+		r.write("run.sh", "# \x00\n"+lines(30, "echo")) // a NUL in a script: binary to git, text to read
 		r.write("a.py", lines(3, "x"))
 		r.write("late.bin", lines(3000, "y")+"\x00\n")
 		r.write("b.bin", "a\x00c\n")
@@ -196,8 +198,14 @@ func TestDiffTreesEdgeCases(t *testing.T) {
 		if d := got["late.bin"]; d.Binary || d.Added != 1 || d.LinesBefore != 3000 {
 			t.Errorf("late.bin %+v", d)
 		}
-		if d := got["b.bin"]; !d.Binary || d.Added != 0 || d.Deleted != 0 || d.LinesBefore != 0 {
+		if d := got["b.bin"]; !d.Binary || d.Textual || d.Added != 0 || d.Deleted != 0 || d.LinesBefore != 0 {
 			t.Errorf("b.bin %+v", d)
+		}
+		if d := got["run.sh"]; !d.Binary || !d.Textual {
+			t.Errorf("run.sh %+v", d)
+		}
+		if d := got["late.bin"]; d.Textual {
+			t.Errorf("late.bin is text, not 'textual binary': %+v", d)
 		}
 	})
 	t.Run("only an initial commit, nothing staged", func(t *testing.T) {

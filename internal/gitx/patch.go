@@ -25,8 +25,21 @@ type Section struct {
 
 	// seen counts the bytes of each side read from the top of the file,
 	// while they are within the window git looks for a NUL in; -1 once the
-	// hunks do not start at the top (a patch with a few lines of context)
-	seen [2]int64
+	// hunks do not start at the top (a patch with a few lines of context).
+	// odd counts the control bytes among them (not tab, CR, FF, VT).
+	seen, odd [2]int64
+}
+
+// Textual reports whether a binary section is text for the most part: at
+// most one control byte in 20 in the window of each side. A NUL makes a
+// script "binary" to git; its lines are still for a human to read.
+func (s *Section) Textual() bool {
+	for i := range s.seen {
+		if s.seen[i] < 0 || s.odd[i]*20 > s.seen[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // binaryWindow is how much of a file git reads to call it binary (a NUL in
@@ -45,6 +58,11 @@ func (s *Section) sniff(text []byte, cut int64, sides ...int) {
 		w := text[:min(int64(len(text)), binaryWindow-s.seen[i])]
 		if bytes.IndexByte(w, 0) >= 0 {
 			s.Binary = true
+		}
+		for _, c := range w {
+			if c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v' || c == 0x7f {
+				s.odd[i]++
+			}
 		}
 		s.seen[i] += int64(len(text)) + cut + 1
 	}

@@ -53,12 +53,13 @@ func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, 
 	}})
 }
 
-// diffLineOf prints a line of f's patch, or for a binary file (the patch is
-// asked for as text) its header and one line that says its content is not
-// shown.
+// diffLineOf prints a line of f's patch, escaped as every line is. Of a
+// binary file (the patch is asked for as text) only its header and one line
+// that says its content is not shown, unless it is text for the most part (a
+// NUL in a script): then a human reads it like any other.
 func (pr *Printer) diffLineOf(f analysis.FileReport, s *gitx.Section, l gitx.Line) {
 	switch {
-	case !f.Binary || l.Kind == gitx.LineHeader:
+	case !f.Binary || f.Textual || l.Kind == gitx.LineHeader:
 		pr.diffLine(l)
 	case s.Hunks == 1 && l.Kind == gitx.LineHunk:
 		fmt.Fprintln(pr.W, pr.P.Dim("(binary content not shown)"))

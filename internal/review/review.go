@@ -110,7 +110,7 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 // Change converts what git measured into the analysis' input.
 func Change(d gitx.FileDiff) analysis.Change {
 	c := analysis.Change{
-		Path: d.Path, OldPath: d.Path, Binary: d.Binary,
+		Path: d.Path, OldPath: d.Path, Binary: d.Binary, Textual: d.Textual,
 		Submodule:   d.OldMode == gitx.ModeGitlink || d.NewMode == gitx.ModeGitlink,
 		ModeChanged: d.OldMode != 0 && d.NewMode != 0 && d.OldMode != d.NewMode,
 		LinesBefore: d.LinesBefore, Added: d.Added, Deleted: d.Deleted,
