@@ -196,20 +196,12 @@ func SecretName(rel string, extra []string) string {
 
 // SecretContent says what secret the content holds, or "".
 func SecretContent(b []byte) string {
-	var lower []byte
-	for _, s := range secretContent {
-		hay := b
-		if s.fold {
-			if lower == nil {
-				lower = bytes.ToLower(b)
-			}
-			hay = lower
-		}
-		if containsAny(hay, s.needles) && s.re.Match(b) {
-			return "it contains " + s.what
-		}
-	}
-	return ""
+	what := ""
+	eachSecret(b, func(i int) bool {
+		what = "it contains " + secretContent[i].what
+		return false
+	})
+	return what
 }
 
 // Redact replaces what has the shape of a secret in s (the content Check
@@ -217,21 +209,36 @@ func SecretContent(b []byte) string {
 // bundle but goes to a model all the same, such as a test run's output.
 func Redact(s string) string {
 	b := []byte(s)
+	// each round removes every match of one shape; a note never has one, so
+	// this ends, and the bound only guards that
+	for changed, round := true, 0; changed && round <= len(secretContent); round++ {
+		changed = false
+		eachSecret(b, func(i int) bool {
+			sc := secretContent[i]
+			b, changed = sc.re.ReplaceAll(b, []byte("[redacted: "+sc.what+"]")), true
+			return false // b changed: look again from the first shape
+		})
+	}
+	return string(b)
+}
+
+// eachSecret calls fn with the index of each content shape found in b, in
+// the table's order, until fn returns false; the literal prefilter decides
+// whether a shape's regular expression runs at all.
+func eachSecret(b []byte, fn func(i int) bool) {
 	var lower []byte
-	for _, sc := range secretContent {
+	for i, s := range secretContent {
 		hay := b
-		if sc.fold {
+		if s.fold {
 			if lower == nil {
 				lower = bytes.ToLower(b)
 			}
 			hay = lower
 		}
-		if containsAny(hay, sc.needles) && sc.re.Match(b) {
-			b = sc.re.ReplaceAll(b, []byte("[redacted: "+sc.what+"]"))
-			lower = nil
+		if containsAny(hay, s.needles) && s.re.Match(b) && !fn(i) {
+			return
 		}
 	}
-	return string(b)
 }
 
 func containsAny(b []byte, needles []string) bool {
