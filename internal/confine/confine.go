@@ -1,0 +1,232 @@
+// Package confine starts the programs an agent controls (its command, and the
+// tests, lint and setup commands it may have written) away from the human's
+// terminal, and ends everything they started when they end. Each runs headless:
+// in a session of its own, so without a controlling terminal (/dev/tty does not
+// open, no keys can be pushed into the human's input), with its input a pipe or
+// /dev/null and its output never the terminal. git-tdd becomes a child
+// subreaper before the first one starts, so nothing they start can leave its
+// tree; when one exits, every process it left is killed, whatever process group
+// or session it moved to; and KillStrays, called before every question, kills
+// whatever still runs. Start is the one place these programs start: whatever
+// confines them further goes there.
+package confine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// Which processes are an agent's. A confined program starts in a session of
+// its own, and no process can join a session it was not born in (setsid only
+// makes new ones), so nothing of an agent's ever runs in git-tdd's session;
+// and as git-tdd is a subreaper, what an agent's program leaves when its parent
+// dies becomes git-tdd's child, never init's. So a process below git-tdd outside
+// its session is an agent's, or an orphan of one; the ones in its session are
+// git-tdd's own (git, the pager, the editor and what they run) and are never
+// touched: they run beside the tests (red asks git whether commits are signed
+// while the tests run). Killing "every descendant" would kill them too. Two
+// other kinds of process can land outside the session: what the human's editor
+// leaves running (an editor's server: Spare keeps it) and what git detaches
+// (git gc --auto): that one is killed like an agent's orphan, which git's
+// maintenance survives (it runs again next time).
+
+var (
+	// mu is held while a program starts and while a sweep runs, so that no
+	// sweep sees a program that started but is not yet registered.
+	mu      sync.Mutex
+	running = map[int]bool{} // the programs started and not yet waited for, by pid
+	spared  = map[key]bool{} // what the human's own programs left running
+)
+
+// key is one process: its pid and when it started (a pid is reused).
+type key struct {
+	pid   int
+	start uint64
+}
+
+// Process is a process that was killed or could not be.
+type Process struct {
+	Pid  int
+	Args []string // its command line, as it set it: untrusted text
+}
+
+func (p Process) String() string {
+	return fmt.Sprintf("%d %s", p.Pid, strconv.Quote(strings.Join(p.Args, " ")))
+}
+
+// LeftError names the processes a confined program left that could not be
+// killed (a program that changed its user: setuid).
+type LeftError struct {
+	Processes []Process
+}
+
+func (e *LeftError) Error() string {
+	names := make([]string, len(e.Processes))
+	for i, p := range e.Processes {
+		names[i] = p.String()
+	}
+	return "a program an agent controls left processes that could not be killed: " + strings.Join(names, ", ")
+}
+
+// Proc is a confined program that was started.
+type Proc struct {
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the program has exited (it may not be reaped yet)
+	mu     sync.Mutex    // over reaped: no signal goes to a pid that was reaped and may be reused
+	reaped bool
+}
+
+// Start starts cmd confined. cmd's standard input is a pipe (an io.Reader that
+// is not an *os.File) or nil, which is /dev/null; no file given to it may be a
+// terminal; cmd.SysProcAttr is Start's. The caller must call Wait.
+func Start(cmd *exec.Cmd) (*Proc, error) {
+	if err := headless(cmd); err != nil {
+		return nil, err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if err := becomeSubreaper(); err != nil {
+		return nil, fmt.Errorf("becoming the subreaper of what an agent starts: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	running[cmd.Process.Pid] = true
+	p := &Proc{cmd: cmd, exited: make(chan struct{})}
+	go p.watch()
+	return p, nil
+}
+
+// headless puts cmd in a session of its own, and refuses to give it the
+// terminal as a file: a program without a controlling terminal can still read
+// and write one it was handed.
+func headless(cmd *exec.Cmd) error {
+	if cmd.SysProcAttr != nil {
+		return errors.New("confine: the caller set SysProcAttr")
+	}
+	files := []any{cmd.Stdin, cmd.Stdout, cmd.Stderr}
+	for _, f := range cmd.ExtraFiles {
+		files = append(files, f)
+	}
+	for _, f := range files {
+		if f, ok := f.(*os.File); ok && f != nil && term.IsTerminal(int(f.Fd())) {
+			return fmt.Errorf("confine: %s would get the terminal %s", cmd.Path, f.Name())
+		}
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	return nil
+}
+
+// Pid is the program's process id.
+func (p *Proc) Pid() int { return p.cmd.Process.Pid }
+
+// Wait waits for the program to exit, kills every process it left, and then
+// waits for its output to be copied; it returns what exec.Cmd.Wait returns,
+// or an error naming a process it left that could not be killed.
+func (p *Proc) Wait() error {
+	err := p.wait()
+	mu.Lock()
+	delete(running, p.Pid())
+	mu.Unlock()
+	return err
+}
+
+// Stop ends the program: SIGTERM to its process group, SIGKILL after grace if
+// it has not exited. Wait, called besides, kills the rest.
+func (p *Proc) Stop(grace time.Duration) {
+	p.signal(syscall.SIGTERM)
+	select {
+	case <-p.exited:
+	case <-time.After(grace):
+		p.signal(syscall.SIGKILL)
+	}
+}
+
+func (p *Proc) signal(sig syscall.Signal) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.reaped {
+		syscall.Kill(-p.Pid(), sig)
+	}
+}
+
+// KillStrays kills every process a confined program left or still runs (none
+// should, at the time it is called: before a question) and returns them; the
+// error names those that could not be killed.
+func KillStrays() ([]Process, error) {
+	return sweep(false)
+}
+
+// Spare runs the human's own program (an editor, on the terminal) and spares
+// what it leaves running outside git-tdd's session: an editor's server (emacs
+// --daemon, a code window) is the human's, not an agent's. Nothing is spared
+// while a confined program runs, which could have started it.
+func Spare(run func() error) error {
+	before := foreign()
+	err := run()
+	after := foreign()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(running) > 0 {
+		return err
+	}
+	for k := range after {
+		if !before[k] {
+			spared[k] = true
+		}
+	}
+	return err
+}
+
+// rounds bounds a sweep: processes that fork while they are killed are found
+// again in the next round.
+const rounds = 60
+
+// sweep kills the processes below git-tdd that are an agent's: outside
+// git-tdd's session and not spared; keepRunning keeps the programs still
+// running (and what runs below them). It returns the processes it found alive.
+func sweep(keepRunning bool) ([]Process, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	var found []Process
+	seen := map[int]bool{}
+	for round := 0; ; round++ {
+		var alive []proc
+		for _, v := range strays(keepRunning) {
+			if v.zombie {
+				if v.ppid == os.Getpid() && !running[v.pid] {
+					reap(v.pid)
+				}
+				continue
+			}
+			alive = append(alive, v)
+			if !seen[v.pid] {
+				seen[v.pid] = true
+				found = append(found, Process{Pid: v.pid, Args: cmdline(v)})
+			}
+		}
+		if len(alive) == 0 {
+			return found, nil
+		}
+		if round == rounds {
+			left := &LeftError{}
+			for _, v := range alive {
+				left.Processes = append(left.Processes, Process{Pid: v.pid, Args: cmdline(v)})
+			}
+			return found, left
+		}
+		for _, v := range alive {
+			syscall.Kill(v.pid, syscall.SIGKILL)
+		}
+		time.Sleep(min(time.Millisecond<<round, 20*time.Millisecond))
+	}
+}

@@ -1,0 +1,359 @@
+package confine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// The test binary is also the programs these tests start: CONFINE_TEST says
+// which.
+func TestMain(m *testing.M) {
+	switch os.Getenv("CONFINE_TEST") {
+	case "probe":
+		probe()
+	case "on-a-terminal":
+		onATerminal()
+	case "leave":
+		leave()
+	case "sleep":
+		time.Sleep(time.Minute)
+	default:
+		os.Exit(m.Run())
+	}
+	os.Exit(0)
+}
+
+// probed is what a confined program finds about itself.
+type probed struct {
+	TTY   string // what opening /dev/tty gave: "ok" or the error
+	Pid   int
+	Sid   int
+	Stdin string // what fd 0 is
+	Input string // what it read there
+}
+
+func probe() {
+	p := probed{TTY: "ok", Pid: os.Getpid()}
+	if f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err != nil {
+		p.TTY = err.Error()
+	} else {
+		f.Close()
+	}
+	p.Sid, _ = unix.Getsid(0)
+	p.Stdin, _ = os.Readlink("/proc/self/fd/0")
+	in, _ := io.ReadAll(os.Stdin)
+	p.Input = string(in)
+	json.NewEncoder(os.Stdout).Encode(p)
+}
+
+// onATerminal runs where /dev/tty is the terminal the test made, and reports
+// what confined programs find there, on fd 3.
+func onATerminal() {
+	report := os.NewFile(3, "report")
+	enc := json.NewEncoder(report)
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		enc.Encode(map[string]string{"error": "the helper has no terminal: " + err.Error()})
+		return
+	}
+	defer tty.Close()
+	sid, _ := unix.Getsid(0)
+	enc.Encode(map[string]int{"sid": sid})
+	for _, stdin := range []io.Reader{nil, strings.NewReader("the prompt")} {
+		var out bytes.Buffer
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "CONFINE_TEST=probe")
+		cmd.Stdin, cmd.Stdout = stdin, &out
+		p, err := Start(cmd)
+		if err == nil {
+			err = p.Wait()
+		}
+		if err != nil {
+			enc.Encode(map[string]string{"error": err.Error()})
+			return
+		}
+		report.Write(out.Bytes())
+	}
+	// the terminal is never handed over, as a standard file or an extra one
+	for _, give := range []func(*exec.Cmd){
+		func(c *exec.Cmd) { c.Stdin = tty },
+		func(c *exec.Cmd) { c.Stdout = tty },
+		func(c *exec.Cmd) { c.Stderr = os.Stdin },
+		func(c *exec.Cmd) { c.ExtraFiles = []*os.File{tty} },
+	} {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "CONFINE_TEST=probe")
+		give(cmd)
+		if _, err := Start(cmd); err == nil {
+			enc.Encode(map[string]string{"error": "Start gave a confined program the terminal"})
+			return
+		}
+	}
+}
+
+// On a terminal that is the controlling terminal of the program that starts
+// it, a confined program has none: /dev/tty does not open (ENXIO), it leads a
+// session of its own, and its standard input is /dev/null or the prompt.
+func TestHeadlessOnATerminal(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer ptmx.Close()
+	go io.Copy(io.Discard, ptmx)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "CONFINE_TEST=on-a-terminal")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	var helper struct{ Sid int }
+	if err := dec.Decode(&helper); err != nil || helper.Sid == 0 {
+		t.Fatalf("helper said %s (%v)", out, err)
+	}
+	for _, want := range []struct{ stdin, input string }{{"/dev/null", ""}, {"pipe:", "the prompt"}} {
+		var p probed
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("helper said %s (%v)", out, err)
+		}
+		if !strings.Contains(p.TTY, "no such device or address") {
+			t.Errorf("opening /dev/tty: %q, want ENXIO", p.TTY)
+		}
+		if p.Sid != p.Pid || p.Sid == helper.Sid {
+			t.Errorf("session %d (pid %d), the starter's %d: want a session of its own", p.Sid, p.Pid, helper.Sid)
+		}
+		if !strings.HasPrefix(p.Stdin, want.stdin) || p.Input != want.input {
+			t.Errorf("stdin %s with %q, want %s with %q", p.Stdin, p.Input, want.stdin, want.input)
+		}
+	}
+	var rest map[string]string
+	if err := dec.Decode(&rest); err != io.EOF {
+		t.Errorf("helper said %v (%v)", rest, err)
+	}
+}
+
+// leave starts a process that changes its process group or session (how
+// says LEAVE: setsid or setpgid), prints its pid, and exits without waiting.
+func leave() {
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), "CONFINE_TEST=sleep")
+	switch os.Getenv("LEAVE") {
+	case "setsid":
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	case "setpgid":
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(cmd.Process.Pid)
+	if os.Getenv("LEAVE_WAIT") != "" {
+		time.Sleep(time.Minute)
+	}
+}
+
+// output is a program's output, read while it runs.
+type output struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.Write(p)
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+// wait waits until the program printed something: what it starts runs.
+func (o *output) wait() {
+	for start := time.Now(); o.String() == "" && time.Since(start) < 10*time.Second; {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func startLeaving(t *testing.T, how string, env ...string) (*Proc, *output) {
+	t.Helper()
+	out := &output{}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(append(os.Environ(), "CONFINE_TEST=leave", "LEAVE="+how), env...)
+	cmd.Stdout = out
+	p, err := Start(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, out
+}
+
+func dead(pid int) bool {
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}
+
+// What a program left is dead when Wait returns, whatever group or session it
+// moved to, and it is not left a zombie.
+func TestWaitKillsWhatItLeft(t *testing.T) {
+	for _, how := range []string{"setsid", "setpgid", "stay"} {
+		t.Run(how, func(t *testing.T) {
+			p, out := startLeaving(t, how)
+			if err := p.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(out.String()))
+			if err != nil {
+				t.Fatalf("output %q", out)
+			}
+			if !dead(pid) {
+				t.Errorf("process %d is alive", pid)
+			}
+		})
+	}
+}
+
+// Stop ends a program that does not exit, and Wait kills what it left.
+func TestStop(t *testing.T) {
+	p, out := startLeaving(t, "setsid", "LEAVE_WAIT=1")
+	out.wait()
+	exited := make(chan error, 1)
+	go func() { exited <- p.Wait() }()
+	p.Stop(time.Second)
+	if err := <-exited; err == nil {
+		t.Fatal("a stopped program exited 0")
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(out.String()))
+	if pid == 0 || !dead(pid) {
+		t.Errorf("process %q is alive", out)
+	}
+}
+
+// startStray starts, outside confine, a child in a session of its own: what a
+// confined program's orphan looks like.
+func startStray(t *testing.T) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-stray-marker")
+	cmd.Env = append(os.Environ(), "CONFINE_TEST=sleep")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return cmd
+}
+
+// KillStrays names and kills a process outside this one's session, and keeps
+// the children in its session (git, a pager) and what the human's own program
+// left (Spare).
+func TestKillStrays(t *testing.T) {
+	ours := exec.Command("sleep", "60")
+	if err := ours.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ours.Process.Kill(); ours.Wait() }()
+	var editors *exec.Cmd
+	if err := Spare(func() error { editors = startStray(t); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	stray := startStray(t)
+	killed, err := KillStrays()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(killed) != 1 || killed[0].Pid != stray.Process.Pid || killed[0].Args[len(killed[0].Args)-1] != "-stray-marker" {
+		t.Fatalf("killed %v, want only %d", killed, stray.Process.Pid)
+	}
+	if err := stray.Wait(); err == nil {
+		t.Error("the stray exited 0")
+	}
+	for _, c := range []*exec.Cmd{ours, editors} {
+		if dead(c.Process.Pid) {
+			t.Errorf("%v was killed", c.Args)
+		}
+	}
+	if killed, err := KillStrays(); len(killed) != 0 || err != nil {
+		t.Errorf("again: %v, %v", killed, err)
+	}
+}
+
+// A program that runs is not an other's stray when it ends, but is one at a
+// question.
+func TestKillStraysRunning(t *testing.T) {
+	first, out := startLeaving(t, "stay", "LEAVE_WAIT=1")
+	out.wait()
+	second, _ := startLeaving(t, "stay")
+	if err := second.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if dead(first.Pid()) {
+		t.Fatal("ending one program killed another that runs")
+	}
+	killed, err := KillStrays()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(killed) != 2 {
+		t.Errorf("killed %v, want the program and its child", killed)
+	}
+	if err := first.Wait(); err == nil {
+		t.Error("killed, it exited 0")
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	p, ok := parseStat("42 (a) b (c)) S 7 42 40 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 1 0 12345 1000 100 18446744073709551615")
+	if !ok || p.pid != 42 || p.ppid != 7 || p.sid != 40 || p.start != 12345 || p.comm != "a) b (c)" || p.zombie {
+		t.Errorf("%+v %v", p, ok)
+	}
+	if _, ok := parseStat("42 (x) S 1"); ok {
+		t.Error("a short stat parsed")
+	}
+}
+
+// The children files and the scan of every process agree on this process's
+// children.
+func TestChildrenAgree(t *testing.T) {
+	c := exec.Command("sleep", "5")
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { c.Process.Kill(); c.Wait() }()
+	files := childrenFiles(os.Getpid())
+	scan := scanChildren()[os.Getpid()]
+	slices.Sort(files)
+	slices.Sort(scan)
+	if !slices.Contains(files, c.Process.Pid) || !slices.Equal(files, scan) {
+		t.Errorf("children files %v, scan %v, want %d among them", files, scan, c.Process.Pid)
+	}
+}

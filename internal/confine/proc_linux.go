@@ -1,0 +1,192 @@
+package confine
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// becomeSubreaper makes git-tdd the parent of every orphan below it, even one
+// that started a session of its own, instead of init.
+func becomeSubreaper() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
+// watch closes exited when the program exits, without reaping it: until Wait
+// reaps it, its pid (and process group id) names nothing else, and what it left
+// is killed before Wait waits for its output, which they may hold open.
+func (p *Proc) watch() {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, p.Pid(), &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	close(p.exited)
+}
+
+// proc is a process as /proc/PID/stat shows it.
+type proc struct {
+	pid, ppid, sid int
+	zombie         bool
+	start          uint64 // since boot, in clock ticks
+	comm           string
+}
+
+func readProc(pid int) (proc, bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return proc{}, false
+	}
+	return parseStat(string(data))
+}
+
+// parseStat reads "pid (comm) state ppid pgrp session … starttime …"; comm
+// may hold spaces and parentheses, so the fields are counted from the last ')'.
+func parseStat(s string) (proc, bool) {
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open {
+		return proc{}, false
+	}
+	f := strings.Fields(s[end+1:])
+	if len(f) < 20 {
+		return proc{}, false
+	}
+	pid, err1 := strconv.Atoi(strings.TrimSpace(s[:open]))
+	ppid, err2 := strconv.Atoi(f[1])
+	sid, err3 := strconv.Atoi(f[3])
+	start, err4 := strconv.ParseUint(f[19], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+		return proc{}, false
+	}
+	return proc{pid: pid, ppid: ppid, sid: sid, zombie: f[0] == "Z" || f[0] == "X", start: start, comm: s[open+1 : end]}, true
+}
+
+// strays lists the processes below git-tdd that are an agent's: each child
+// outside git-tdd's session that is not spared (nor, with keepRunning, a
+// program still running), and everything below it.
+func strays(keepRunning bool) []proc {
+	children := childrenLister()
+	ours := unix.Getpid()
+	sid, err := unix.Getsid(0)
+	if err != nil {
+		return nil
+	}
+	var out []proc
+	var below func(pid int)
+	below = func(pid int) {
+		for _, c := range children(pid) {
+			if p, ok := readProc(c); ok {
+				out = append(out, p)
+				below(c)
+			}
+		}
+	}
+	for _, c := range children(ours) {
+		p, ok := readProc(c)
+		if !ok || p.sid == sid || spared[key{p.pid, p.start}] || (keepRunning && running[p.pid]) {
+			continue
+		}
+		out = append(out, p)
+		below(c)
+	}
+	return out
+}
+
+// foreign is the set of git-tdd's children outside its session.
+func foreign() map[key]bool {
+	sid, err := unix.Getsid(0)
+	out := map[key]bool{}
+	if err != nil {
+		return out
+	}
+	for _, c := range childrenLister()(unix.Getpid()) {
+		if p, ok := readProc(c); ok && p.sid != sid {
+			out[key{p.pid, p.start}] = true
+		}
+	}
+	return out
+}
+
+// reap collects a dead child that became git-tdd's as an orphan.
+func reap(pid int) {
+	var ws unix.WaitStatus
+	unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+}
+
+// cmdline is a process's command line, or its name in brackets when it has
+// none to show.
+func cmdline(p proc) []string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/cmdline")
+	args := strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")
+	if err != nil || len(data) == 0 {
+		return []string{"[" + p.comm + "]"}
+	}
+	return args
+}
+
+// childrenLister lists a process's children: from the kernel's children files
+// (/proc/PID/task/TID/children), or, where it has none, from one scan of every
+// process's stat.
+func childrenLister() func(pid int) []int {
+	self := strconv.Itoa(unix.Getpid())
+	if _, err := os.Stat("/proc/" + self + "/task/" + self + "/children"); err == nil {
+		return childrenFiles
+	}
+	byParent := scanChildren()
+	return func(pid int) []int { return byParent[pid] }
+}
+
+func childrenFiles(pid int) []int {
+	files, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	var out []int
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue // the task ended
+		}
+		for _, field := range strings.Fields(string(data)) {
+			if c, err := strconv.Atoi(field); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// scanChildren maps every process to its children, from every process's stat.
+func scanChildren() map[int][]int {
+	out := map[int][]int{}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, stat := range stats {
+		data, err := os.ReadFile(stat)
+		if err != nil {
+			continue
+		}
+		if p, ok := parseStat(string(data)); ok {
+			out[p.ppid] = append(out[p.ppid], p.pid)
+		}
+	}
+	return out
+}
+
+// wait kills what the program left as soon as it exits, and only then reaps
+// it and waits for its output: a process it left may hold the output open.
+func (p *Proc) wait() error {
+	<-p.exited
+	_, serr := sweep(true)
+	p.mu.Lock()
+	p.reaped = true
+	p.mu.Unlock()
+	err := p.cmd.Wait()
+	if serr != nil {
+		return serr
+	}
+	return err
+}
