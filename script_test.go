@@ -169,8 +169,9 @@ func setupGit(env *testscript.Env) error {
 		return err
 	}
 	// the JUnit-writing fake test runner of runner = "junit", at $WORK/junit,
-	// and the fake pagers, at $WORK/pager
-	for _, d := range []string{"junit", "pager"} {
+	// the fake pagers, at $WORK/pager, and what a confined program can reach
+	// (probe, probed), at $WORK/probe
+	for _, d := range []string{"junit", "pager", "probe"} {
 		if err := copyDir(filepath.Join("testdata", d), filepath.Join(env.WorkDir, d)); err != nil {
 			return err
 		}

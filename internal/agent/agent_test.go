@@ -125,8 +125,8 @@ func TestOpenAI(t *testing.T) {
 
 func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
 
-// A local command: the prompt on stdin, the answer on stdout, in its own
-// process group, stopped at the timeout.
+// A local command: the prompt on stdin, the answer on stdout, headless,
+// stopped at the timeout.
 func TestCommand(t *testing.T) {
 	cfg := config.Default().Agent
 	cfg.Command = []string{"cat"}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/git-tdd/git-tdd/internal/confine"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -49,11 +50,13 @@ func NewEditor(editor string, getenv func(string) string, dir string, env []stri
 // Edit runs the editor on files with the terminal as its input and output, as
 // git does for a commit message, and waits for it, even when interrupted:
 // Ctrl-C reaches the editor too, and it decides (killing it could lose edits).
+// It is the human's program, not confined; a server it leaves running (emacs
+// --daemon, a code window) is spared when a question kills what agents left.
 func (e *Editor) Edit(ctx context.Context, files ...string) error {
 	cmd := exec.Command(e.Argv[0], append(append([]string{}, e.Argv[1:]...), files...)...)
 	cmd.Dir, cmd.Env = e.Dir, e.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.TTY, e.TTY, e.TTY
-	if err := cmd.Run(); err != nil {
+	if err := confine.Spare(cmd.Run); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -41,8 +41,8 @@ func ModelEnv(environ []string, ghConfig string) []string {
 
 // Command is a drafter or reviewer that is a program: the prompt on its
 // standard input, the answer on its standard output. It runs without a shell,
-// in an empty directory of its own (not the repository), in ModelEnv, in its
-// own process group, stopped after timeout.
+// in an empty directory of its own (not the repository), in ModelEnv,
+// headless (runner.Capture), stopped after timeout.
 func Command(argv, environ []string, timeout time.Duration) Model {
 	return func(ctx context.Context, prompt string) ([]byte, error) {
 		dir, err := os.MkdirTemp("", "git-tdd-issue-*")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/contextcheck"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/fsafe"
+	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -220,15 +220,20 @@ func (e *Env) worktreeDir(cfg *config.Config, o StartOptions) (string, error) {
 	return dir, nil
 }
 
-// setup runs [worktree] setup in a new worktree, in the sealed environment of
-// the test runs; any failure stops what needed it.
+// setup runs [worktree] setup in a new worktree, confined and in the sealed
+// environment like the test runs (the commands are the repository's, which an
+// agent may have written); any failure stops what needed it.
 func (e *Env) setup(cfg *config.Config, dir string) error {
 	for _, argv := range cfg.Worktree.Setup {
 		fmt.Fprintf(e.Err, "git-tdd: setup: %s\n", strings.Join(argv, " "))
-		cmd := exec.CommandContext(e.Ctx, argv[0], argv[1:]...)
-		cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, e.Err, e.Err, e.sealed(cfg)
-		cmd.WaitDelay = 5 * time.Second
-		if err := cmd.Run(); err != nil {
+		res, err := runner.Run(e.Ctx, runner.Spec{Command: argv, Runner: "generic", Dir: dir, Out: e.Err, Env: e.sealed(cfg)})
+		switch {
+		case err == nil && res.RawExit > 0:
+			err = fmt.Errorf("exit status %d", res.RawExit)
+		case err == nil && res.RawExit < 0:
+			err = errors.New("killed by a signal")
+		}
+		if err != nil {
 			return exitcode.New(exitcode.Escalate, "the setup command %q failed: %v; nothing was started", strings.Join(argv, " "), err)
 		}
 	}

@@ -8,24 +8,27 @@ import (
 	"io"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/git-tdd/git-tdd/internal/confine"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // Call is a program that reads its input on stdin and answers on stdout: an
-// agent. It runs in its own process group, with a timeout.
+// agent (or gh). It runs confined (see package confine), with a timeout.
 type Call struct {
 	Argv    []string
 	Dir     string
 	Env     []string
 	Stdin   []byte
 	Timeout time.Duration
-	Stderr  io.Writer // what it says on stderr; nil discards it
+	Stderr  io.Writer // what it says on stderr, each line escaped; nil discards it
 	Limit   int64     // stdout beyond this many bytes is an error; 0 is 64 MiB
 }
 
 // Capture runs a Call and returns its standard output. A non-zero exit, a
-// timeout (the whole group is stopped) or output over the limit is an error.
+// timeout (it is stopped), output over the limit, or a process it left that
+// could not be killed is an error.
 func Capture(ctx context.Context, c Call) ([]byte, error) {
 	if len(c.Argv) == 0 {
 		return nil, errors.New("no command")
@@ -39,27 +42,34 @@ func Capture(ctx context.Context, c Call) ([]byte, error) {
 	cmd.Stdin = bytes.NewReader(c.Stdin)
 	out := &limitedBuffer{max: limit}
 	cmd.Stdout = out
-	cmd.Stderr = c.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	var stderr *escapedLines
+	if c.Stderr != nil {
+		// never the terminal itself: what it says is shown escaped
+		stderr = &escapedLines{w: c.Stderr}
+		cmd.Stderr = stderr
+	}
+	p, err := confine.Start(cmd)
+	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", strings.Join(c.Argv, " "), err)
 	}
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	go func() { exited <- p.Wait() }()
 	timeout := time.NewTimer(c.Timeout)
 	defer timeout.Stop()
-	var err error
 	select {
 	case err = <-exited:
 	case <-timeout.C:
-		stopGroup(cmd, exited)
+		p.Stop(2 * time.Second)
+		<-exited
 		return nil, fmt.Errorf("%s did not answer within %s; it was stopped", c.Argv[0], c.Timeout)
 	case <-ctx.Done():
-		stopGroup(cmd, exited)
+		p.Stop(2 * time.Second)
+		<-exited
 		return nil, ctx.Err()
 	}
-	// what it started in the background goes with it
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if stderr != nil {
+		stderr.Flush()
+	}
 	switch {
 	case out.over:
 		return nil, fmt.Errorf("%s answered more than %d bytes", c.Argv[0], limit)
@@ -67,6 +77,40 @@ func Capture(ctx context.Context, c Call) ([]byte, error) {
 		return out.Bytes(), fmt.Errorf("%s failed: %w", c.Argv[0], err)
 	}
 	return out.Bytes(), nil
+}
+
+// escapedLines writes each line escaped (term.Line): a program an agent
+// controls cannot move the cursor or clear the screen through its stderr.
+type escapedLines struct {
+	w    io.Writer
+	part []byte
+}
+
+func (e *escapedLines) Write(p []byte) (int, error) {
+	e.part = append(e.part, p...)
+	for {
+		i := bytes.IndexByte(e.part, '\n')
+		if i < 0 {
+			break
+		}
+		fmt.Fprintln(e.w, term.Line(strings.TrimSuffix(string(e.part[:i]), "\r"), 0))
+		e.part = e.part[i+1:]
+	}
+	if len(e.part) > maxLine {
+		e.Flush()
+	}
+	return len(p), nil
+}
+
+// maxLine is as much of a line without its end as is kept.
+const maxLine = 64 << 10
+
+// Flush writes what is left of a last line without its newline.
+func (e *escapedLines) Flush() {
+	if len(e.part) > 0 {
+		fmt.Fprintln(e.w, term.Line(string(e.part), 0))
+		e.part = nil
+	}
 }
 
 // limitedBuffer keeps at most max bytes and notes that there were more. The

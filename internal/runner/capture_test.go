@@ -46,3 +46,17 @@ func TestCaptureTimeoutStopsTheGroup(t *testing.T) {
 		t.Fatalf("took %s", time.Since(start))
 	}
 }
+
+// What a called program says on stderr reaches the caller line by line,
+// escaped: it cannot clear the screen through it.
+func TestCaptureEscapesStderr(t *testing.T) {
+	var stderr strings.Builder
+	out, err := Capture(context.Background(), Call{Argv: []string{"sh", "-c", `printf 'answer'; printf 'one\033[2J\r\ntwo' >&2`},
+		Timeout: 10 * time.Second, Stderr: &stderr})
+	if err != nil || string(out) != "answer" {
+		t.Fatalf("%q, %v", out, err)
+	}
+	if got, want := stderr.String(), "one^[[2J\ntwo\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+}

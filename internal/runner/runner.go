@@ -1,4 +1,4 @@
-// Package runner runs a test command with a timeout in its own process group,
+// Package runner runs a test command confined, with a timeout,
 // streams its output with the elapsed time, and classifies every test from
 // pytest's JUnit XML or go test -json.
 package runner
@@ -16,9 +16,9 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/git-tdd/git-tdd/internal/confine"
 	"github.com/git-tdd/git-tdd/internal/pytestconfig"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -51,8 +51,8 @@ type Test struct {
 // Spec is what to run.
 type Spec struct {
 	Command []string
-	Runner  string // "pytest", "go", "junit" or "generic"
-	Timeout time.Duration
+	Runner  string        // "pytest", "go", "junit" or "generic"
+	Timeout time.Duration // 0: none
 	Dir     string
 	Env     []string  // nil: this process's environment; the gates pass Seal's
 	Out     io.Writer // the live output; nil discards it
@@ -285,7 +285,8 @@ func containsArg(argv []string, a string) bool {
 	return false
 }
 
-// execute runs argv with its output merged into one pipe, read here line by line.
+// execute runs argv confined (the tests are an agent's code; see package
+// confine), with its output merged into one pipe, read here line by line.
 func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.Buffer, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -293,10 +294,9 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.Dir, env, pw, pw
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	becomeSubreaper()
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	p, err := confine.Start(cmd)
+	if err != nil {
 		pr.Close()
 		pw.Close()
 		return nil, nil, fmt.Errorf("running %s: %w", strings.Join(argv, " "), err)
@@ -309,27 +309,31 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 		defer close(readDone)
 		stream(pr, start, s, tail, &goEvents)
 	}()
+	// Wait kills whatever the tests left running, so that nothing outlives
+	// the run or holds its output open.
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	go func() { exited <- p.Wait() }()
 	res := &Result{Runner: s.Runner}
 	var waitErr error
-	timeout := time.NewTimer(s.Timeout)
-	defer timeout.Stop()
+	var timeout <-chan time.Time
+	if s.Timeout > 0 {
+		t := time.NewTimer(s.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
 	select {
 	case waitErr = <-exited:
-	case <-timeout.C:
+	case <-timeout:
 		res.TimedOut = true
-		waitErr = stopGroup(cmd, exited)
+		p.Stop(2 * time.Second)
+		waitErr = <-exited
 	case <-ctx.Done():
-		stopGroup(cmd, exited)
-		killDescendants()
+		p.Stop(2 * time.Second)
+		<-exited
 		pr.Close()
 		return nil, nil, ctx.Err()
 	}
 	res.Elapsed = time.Since(start)
-	// Whatever the tests left running goes too, so that nothing outlives the
-	// run or holds its output open.
-	killDescendants()
 	select {
 	case <-readDone:
 	case <-time.After(5 * time.Second):
@@ -337,23 +341,12 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 		<-readDone
 	}
 	pr.Close()
+	if left := (*confine.LeftError)(nil); errors.As(waitErr, &left) {
+		return nil, nil, waitErr
+	}
 	res.RawExit = exitCode(waitErr)
 	res.Tail = tail.String()
 	return res, &goEvents, nil
-}
-
-// stopGroup ends the process group: SIGTERM, and SIGKILL after a grace period.
-func stopGroup(cmd *exec.Cmd, exited <-chan error) error {
-	pgid := cmd.Process.Pid
-	syscall.Kill(-pgid, syscall.SIGTERM)
-	select {
-	case err := <-exited:
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		return err
-	case <-time.After(2 * time.Second):
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		return <-exited
-	}
 }
 
 func exitCode(err error) int {

@@ -142,8 +142,8 @@ func TestStreamsWithElapsedTime(t *testing.T) {
 	}
 }
 
-// The timeout kills the process group and everything the tests started, also a
-// daemon that left the group with setsid: nothing is left running.
+// The timeout kills the tests and everything they started, also a daemon
+// that left the session with setsid: nothing is left running.
 func TestTimeoutLeavesNothingRunning(t *testing.T) {
 	marker := fmt.Sprintf("%d%05d", os.Getpid(), time.Now().UnixNano()%100000)
 	script := fmt.Sprintf("sleep 31.%s & setsid sh -c 'sleep 32.%s' & sleep 33.%s; wait", marker, marker, marker)

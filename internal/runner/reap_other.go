@@ -1,7 +1,0 @@
-//go:build !linux
-
-package runner
-
-func becomeSubreaper() {}
-
-func killDescendants() {}
