@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/git-tdd/git-tdd/internal/confine"
 	"golang.org/x/term"
 )
 
@@ -26,6 +28,7 @@ const attempts = 3
 type TTY struct {
 	f       *os.File
 	Palette Palette
+	warn    io.Writer // where a process killed before a question is named
 }
 
 // ErrPagedByGit means git started a pager around this command: pager.diffgate
@@ -44,7 +47,7 @@ func OpenTTY(colorFlag string, getenv func(string) string) (*TTY, error) {
 	if err != nil {
 		return nil, ErrNoTerminal
 	}
-	return &TTY{f: f, Palette: NewPalette(ColorEnabled(colorFlag, f, getenv))}, nil
+	return &TTY{f: f, Palette: NewPalette(ColorEnabled(colorFlag, f, getenv)), warn: os.Stderr}, nil
 }
 
 // Writer is the terminal, for showing what the human decides on.
@@ -97,6 +100,9 @@ func (t *TTY) Line(ctx context.Context, question string) (string, error) {
 }
 
 func (t *TTY) ask(ctx context.Context, question string) (string, error) {
+	if err := killStrays(t.warn); err != nil {
+		return "", err
+	}
 	if err := flushInput(t.f); err != nil {
 		return "", fmt.Errorf("discarding typeahead on the terminal: %w", err)
 	}
@@ -123,6 +129,25 @@ func (t *TTY) ask(ctx context.Context, question string) (string, error) {
 		}
 		return strings.TrimSpace(r.line), r.err
 	}
+}
+
+// killStrays kills, naming each, what a program an agent controls left
+// running (see package confine; none should be left): no question is asked
+// while one could draw on the screen or read the answer. git-tdd's own
+// programs (git, the pager, which has exited by now) are not touched.
+func killStrays(w io.Writer) error {
+	killed, err := confine.KillStrays()
+	for _, p := range killed {
+		args := make([]string, len(p.Args))
+		for i, a := range p.Args {
+			args[i] = Path(a)
+		}
+		Warn(w, filepath.Base(os.Args[0]), "killed process %d (%s), left running by a program an agent controls, before asking", p.Pid, strings.Join(args, " "))
+	}
+	if err != nil {
+		return fmt.Errorf("no question is asked while it runs: %w", err)
+	}
+	return nil
 }
 
 // readLine reads one line. The terminal is in canonical mode, so each read returns
