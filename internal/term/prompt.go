@@ -47,7 +47,11 @@ func OpenTTY(colorFlag string, getenv func(string) string) (*TTY, error) {
 	if err != nil {
 		return nil, ErrNoTerminal
 	}
-	return &TTY{f: f, Palette: NewPalette(ColorEnabled(colorFlag, f, getenv)), warn: os.Stderr}, nil
+	t := &TTY{f: f, Palette: NewPalette(ColorEnabled(colorFlag, f, getenv)), warn: os.Stderr}
+	// also before what the question is about is shown, so that nothing draws
+	// over it; one that cannot be killed refuses the question (ask)
+	killStrays(t.warn)
+	return t, nil
 }
 
 // Writer is the terminal, for showing what the human decides on.
@@ -142,10 +146,10 @@ func killStrays(w io.Writer) error {
 		for i, a := range p.Args {
 			args[i] = Path(a)
 		}
-		Warn(w, filepath.Base(os.Args[0]), "killed process %d (%s), left running by a program an agent controls, before asking", p.Pid, strings.Join(args, " "))
+		Warn(w, filepath.Base(os.Args[0]), "killed process %d (%s), left running by a program an agent controls: anything it drew on the screen is not this command's", p.Pid, strings.Join(args, " "))
 	}
 	if err != nil {
-		return fmt.Errorf("no question is asked while it runs: %w", err)
+		return fmt.Errorf("%w; no question is asked while they run", err)
 	}
 	return nil
 }

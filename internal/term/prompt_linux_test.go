@@ -57,7 +57,7 @@ func TestNoQuestionWhileAStrayRuns(t *testing.T) {
 	if <-aliveAtQuestion {
 		t.Error("the stray was alive when the question was asked")
 	}
-	want := fmt.Sprintf(`warning: killed process %d ("paint\033[2J" 60), left running by a program an agent controls, before asking`, pid)
+	want := fmt.Sprintf(`warning: killed process %d ("paint\033[2J" 60), left running by a program an agent controls: anything it drew on the screen is not this command's`, pid)
 	if !strings.Contains(warn.String(), want) || strings.Contains(warn.String(), "\x1b") {
 		t.Errorf("warned %q, want %q", warn.String(), want)
 	}
