@@ -163,7 +163,7 @@ func (p *Proc) signal(sig syscall.Signal) {
 // should, at the time it is called: before a question) and returns them; the
 // error names those that could not be killed.
 func KillStrays() ([]Process, error) {
-	return sweep(false)
+	return sweep(true)
 }
 
 // Spare runs the human's own program (an editor, on the terminal) and spares
@@ -192,37 +192,50 @@ func Spare(run func() error) error {
 const rounds = 60
 
 // sweep kills the processes below git-tdd that are an agent's: outside
-// git-tdd's session and not spared; keepRunning keeps the programs still
-// running (and what runs below them). It returns the processes it found alive.
-func sweep(keepRunning bool) ([]Process, error) {
+// git-tdd's session and not spared. After a program, the others still running
+// are kept (and what runs below them), and the kernel's children files list
+// the processes; before a question (atQuestion) nothing is kept, and every
+// process's stat is read: the children files can miss a child while others
+// come and go, and the question's sweep is the last. It returns the processes
+// it found alive.
+func sweep(atQuestion bool) ([]Process, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	var found []Process
 	seen := map[int]bool{}
 	for round := 0; ; round++ {
-		var alive []proc
-		for _, v := range strays(keepRunning) {
-			if v.zombie {
-				if v.ppid == os.Getpid() && !running[v.pid] {
-					reap(v.pid)
+		// left: what is not gone yet; alive: what is to be killed. A zombie
+		// is gone once reaped, which a process whose other threads still
+		// exit is not yet, and one whose parent is killed comes to git-tdd.
+		var left, alive []proc
+		for _, v := range strays(atQuestion) {
+			switch {
+			case v.zombie && running[v.pid]:
+				// its Wait reaps it
+			case v.zombie && v.ppid == os.Getpid():
+				if !reap(v.pid) {
+					left = append(left, v)
 				}
-				continue
-			}
-			alive = append(alive, v)
-			if !seen[v.pid] {
-				seen[v.pid] = true
-				found = append(found, Process{Pid: v.pid, Args: cmdline(v)})
+			case v.zombie:
+				left = append(left, v)
+			default:
+				left = append(left, v)
+				alive = append(alive, v)
+				if !seen[v.pid] {
+					seen[v.pid] = true
+					found = append(found, Process{Pid: v.pid, Args: cmdline(v)})
+				}
 			}
 		}
-		if len(alive) == 0 {
+		if len(left) == 0 {
 			return found, nil
 		}
 		if round == rounds {
-			left := &LeftError{}
-			for _, v := range alive {
-				left.Processes = append(left.Processes, Process{Pid: v.pid, Args: cmdline(v)})
+			err := &LeftError{}
+			for _, v := range left {
+				err.Processes = append(err.Processes, Process{Pid: v.pid, Args: cmdline(v)})
 			}
-			return found, left
+			return found, err
 		}
 		for _, v := range alive {
 			syscall.Kill(v.pid, syscall.SIGKILL)

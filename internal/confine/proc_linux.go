@@ -69,10 +69,14 @@ func parseStat(s string) (proc, bool) {
 }
 
 // strays lists the processes below git-tdd that are an agent's: each child
-// outside git-tdd's session that is not spared (nor, with keepRunning, a
+// outside git-tdd's session that is not spared (nor, but atQuestion, a
 // program still running), and everything below it.
-func strays(keepRunning bool) []proc {
+func strays(atQuestion bool) []proc {
 	children := childrenLister()
+	if atQuestion {
+		byParent := scanChildren()
+		children = func(pid int) []int { return byParent[pid] }
+	}
 	ours := unix.Getpid()
 	sid, err := unix.Getsid(0)
 	if err != nil {
@@ -90,7 +94,7 @@ func strays(keepRunning bool) []proc {
 	}
 	for _, c := range children(ours) {
 		p, ok := readProc(c)
-		if !ok || p.sid == sid || spared[key{p.pid, p.start}] || (keepRunning && running[p.pid]) {
+		if !ok || p.sid == sid || spared[key{p.pid, p.start}] || (!atQuestion && running[p.pid]) {
 			continue
 		}
 		out = append(out, p)
@@ -114,10 +118,12 @@ func foreign() map[key]bool {
 	return out
 }
 
-// reap collects a dead child that became git-tdd's as an orphan.
-func reap(pid int) {
+// reap collects a dead child that became git-tdd's as an orphan, and reports
+// whether it could.
+func reap(pid int) bool {
 	var ws unix.WaitStatus
-	unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+	got, err := unix.Wait4(pid, &ws, unix.WNOHANG, nil)
+	return got == pid || errors.Is(err, unix.ECHILD)
 }
 
 // cmdline is a process's command line, or its name in brackets when it has
@@ -180,7 +186,7 @@ func scanChildren() map[int][]int {
 // it and waits for its output: a process it left may hold the output open.
 func (p *Proc) wait() error {
 	<-p.exited
-	_, serr := sweep(true)
+	_, serr := sweep(false)
 	p.mu.Lock()
 	p.reaped = true
 	p.mu.Unlock()
