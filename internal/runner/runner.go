@@ -341,7 +341,9 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 		<-readDone
 	}
 	pr.Close()
-	if left := (*confine.LeftError)(nil); errors.As(waitErr, &left) {
+	// a process the tests left that could not be killed: no verdict
+	var left *confine.LeftError
+	if errors.As(waitErr, &left) {
 		return nil, nil, waitErr
 	}
 	res.RawExit = exitCode(waitErr)
