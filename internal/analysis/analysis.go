@@ -250,21 +250,19 @@ func Build(tree, base string, changes []Change, r Rules) *Report {
 
 // NotShown returns the reports of the files whose diff is not shown.
 func (r *Report) NotShown() []FileReport {
-	var out []FileReport
-	for _, f := range r.Files {
-		if f.NotShown {
-			out = append(out, f)
-		}
-	}
-	return out
+	return r.where(func(f *FileReport) bool { return f.NotShown })
 }
 
 // FlaggedFiles returns the reports of the files that need review.
 func (r *Report) FlaggedFiles() []FileReport {
+	return r.where(func(f *FileReport) bool { return f.RequiresReview })
+}
+
+func (r *Report) where(keep func(*FileReport) bool) []FileReport {
 	var out []FileReport
-	for _, f := range r.Files {
-		if f.RequiresReview {
-			out = append(out, f)
+	for i := range r.Files {
+		if keep(&r.Files[i]) {
+			out = append(out, r.Files[i])
 		}
 	}
 	return out

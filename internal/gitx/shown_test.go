@@ -59,12 +59,7 @@ func TestShownAndCountAdded(t *testing.T) {
 	}
 	r.git("add", "-A")
 	ctx := context.Background()
-	repo, err := Open(ctx, r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, _ := repo.WriteTree(ctx)
-	base, _, _ := repo.Head(ctx)
+	repo, base, tree := r.index(r.dir)
 	diffs, err := repo.DiffTreesTexts(ctx, base, tree, &Texts{
 		CountAdded: func(l []byte) int { return bytes.Count(l, []byte("z")) },
 		Keep:       4 * MaxLine,
