@@ -37,6 +37,11 @@ const (
 	ReasonChanged            Reason = "changed"
 	ReasonBinary             Reason = "binary"
 	ReasonSubmodule          Reason = "submodule"
+	// ReasonNotShown: the diff is over Rules.MaxShownBytes, so the review
+	// does not print it; ReasonInvisible: the new side has characters a
+	// terminal does not show. Either flags a file whatever else it is.
+	ReasonNotShown  Reason = "not shown"
+	ReasonInvisible Reason = "invisible"
 )
 
 // Change is the input for one file: what git measured.
@@ -52,6 +57,8 @@ type Change struct {
 	Added       int64
 	Deleted     int64
 	Symbols     symbols.Verdict // what became of its definitions
+	Invisible   int64           // characters a terminal does not show, in the added lines
+	Shown       int64           // bytes of the lines the review would print
 }
 
 // Rules are the thresholds; the zero value is not useful, start from Defaults.
@@ -61,10 +68,15 @@ type Rules struct {
 	// the file shrank below half its size
 	Symbols       bool     // compare the definitions of Python and Go files
 	SymbolsIgnore []string // globs of definition names left out
+	MaxShownBytes int64    // a file whose diff is larger is not shown: flagged; 0: no limit
 }
 
-// Defaults are the seed's constants, 0.5 and 0.8, and the code-aware rule on.
-var Defaults = Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: true}
+// DefaultMaxShownBytes is the diff a review shows of one file, at most: 1 MiB.
+const DefaultMaxShownBytes = 1 << 20
+
+// Defaults are the seed's constants, 0.5 and 0.8, the code-aware rule on, and
+// a file's diff shown up to 1 MiB.
+var Defaults = Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: true, MaxShownBytes: DefaultMaxShownBytes}
 
 // FileReport is the seed's FileChangeReport for one file.
 type FileReport struct {
@@ -75,6 +87,10 @@ type FileReport struct {
 	Textual        bool    `json:"-"` // binary by a NUL, text for the most part: its lines are shown
 	Submodule      bool    `json:"submodule"`
 	ModeChanged    bool    `json:"mode_changed"`
+	Invisible      int64   `json:"invisible"` // characters a terminal does not show, in the added lines
+	NotShown       bool    `json:"not_shown"` // the diff is over the limit: the review does not print it
+	ShownBytes     int64   `json:"-"`         // bytes of the lines the review prints
+	ShownLimit     int64   `json:"-"`         // the MaxShownBytes it was measured against
 	LinesBefore    int64   `json:"lines_before"`
 	LinesAfter     int64   `json:"lines_after"`
 	LinesAdded     int64   `json:"lines_added"`
@@ -108,8 +124,40 @@ func Ratio(added, deleted, before int64) float64 {
 //   - otherwise requires_review = change_ratio > threshold, and is_replacement =
 //     change_ratio > replacement ratio and lines_after < lines_before / 2;
 //   - a mode-only change has ratio 0;
-//   - a removed definition flags a file whatever its ratio.
+//   - a removed definition flags a file whatever its ratio;
+//   - so do characters a terminal does not show among the added lines, and
+//     a diff too large to show (see flagUnseen).
 func Analyze(c Change, r Rules) FileReport {
+	f := analyzeLines(c, r)
+	f.flagUnseen(c, r)
+	return f
+}
+
+// flagUnseen flags what a human reading the review would not see: characters
+// a terminal does not show in the lines the change adds (counted in the new
+// side, so a file that kept its own is not flagged for them), and a diff over
+// MaxShownBytes, which the review does not print. Only files whose lines a
+// review shows are concerned: not a binary file, nor a submodule.
+func (f *FileReport) flagUnseen(c Change, r Rules) {
+	if c.Submodule || c.Binary && !c.Textual {
+		return
+	}
+	f.Invisible, f.ShownBytes, f.ShownLimit = c.Invisible, c.Shown, r.MaxShownBytes
+	f.NotShown = r.MaxShownBytes > 0 && c.Shown > r.MaxShownBytes
+	if f.Invisible == 0 && !f.NotShown {
+		return
+	}
+	f.RequiresReview = true
+	switch {
+	case f.Reason != ReasonNone:
+	case f.NotShown:
+		f.Reason = ReasonNotShown
+	default:
+		f.Reason = ReasonInvisible
+	}
+}
+
+func analyzeLines(c Change, r Rules) FileReport {
 	f := FileReport{
 		Path: c.Path, OldPath: c.OldPath, Status: c.Status, Binary: c.Binary, Textual: c.Textual,
 		Submodule: c.Submodule, ModeChanged: c.ModeChanged,
@@ -180,11 +228,13 @@ type Report struct {
 	Files   []FileReport `json:"files"`
 	Flagged []string     `json:"flagged"`
 	Summary Summary      `json:"summary"`
+	// MaxShownBytes is the limit the files were measured against.
+	MaxShownBytes int64 `json:"-"`
 }
 
 // Build analyses every change in order.
 func Build(tree, base string, changes []Change, r Rules) *Report {
-	rep := &Report{Tree: tree, Base: base, Files: []FileReport{}, Flagged: []string{}}
+	rep := &Report{Tree: tree, Base: base, Files: []FileReport{}, Flagged: []string{}, MaxShownBytes: r.MaxShownBytes}
 	for _, c := range changes {
 		f := Analyze(c, r)
 		rep.Files = append(rep.Files, f)
@@ -198,12 +248,21 @@ func Build(tree, base string, changes []Change, r Rules) *Report {
 	return rep
 }
 
+// NotShown returns the reports of the files whose diff is not shown.
+func (r *Report) NotShown() []FileReport {
+	return r.where(func(f *FileReport) bool { return f.NotShown })
+}
+
 // FlaggedFiles returns the reports of the files that need review.
 func (r *Report) FlaggedFiles() []FileReport {
+	return r.where(func(f *FileReport) bool { return f.RequiresReview })
+}
+
+func (r *Report) where(keep func(*FileReport) bool) []FileReport {
 	var out []FileReport
-	for _, f := range r.Files {
-		if f.RequiresReview {
-			out = append(out, f)
+	for i := range r.Files {
+		if keep(&r.Files[i]) {
+			out = append(out, r.Files[i])
 		}
 	}
 	return out

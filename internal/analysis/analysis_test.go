@@ -172,3 +172,52 @@ func TestAnalyzeSymbols(t *testing.T) {
 		t.Errorf("the lists are empty, never null, in JSON: %+v", f)
 	}
 }
+
+// Issue 20: characters a terminal does not show among the added lines flag a
+// file whatever else it is, added ones too; so does a diff over the shown
+// limit, which the review does not print. Neither concerns what a review does
+// not show as lines (binary content, a submodule).
+func TestAnalyzeUnseen(t *testing.T) {
+	const limit = 1000
+	rules := Defaults
+	rules.MaxShownBytes = limit
+	tests := []struct {
+		name      string
+		in        Change
+		review    bool
+		reason    Reason
+		invisible int64
+		notShown  bool
+	}{
+		{"two invisible in a small change", Change{Status: Modified, LinesBefore: 20, Added: 2, Deleted: 1, Invisible: 2, Shown: 300}, true, ReasonInvisible, 2, false},
+		{"an added file with one", Change{Status: Added, Added: 5, Invisible: 1, Shown: 100}, true, ReasonInvisible, 1, false},
+		{"a copy with one", Change{Status: Copied, OldPath: "a.py", LinesBefore: 5, Added: 1, Invisible: 1, Shown: 100}, true, ReasonInvisible, 1, false},
+		{"none: not flagged", Change{Status: Modified, LinesBefore: 20, Added: 2, Deleted: 1, Shown: 300}, false, ReasonNone, 0, false},
+		{"exactly the limit is shown", Change{Status: Added, Added: 5, Shown: limit}, false, ReasonNone, 0, false},
+		{"one byte over is not", Change{Status: Added, Added: 5, Shown: limit + 1}, true, ReasonNotShown, 0, true},
+		{"not shown says more than invisible", Change{Status: Modified, LinesBefore: 100, Added: 1, Invisible: 3, Shown: 5000}, true, ReasonNotShown, 3, true},
+		{"a replacement stays a replacement", Change{Status: Modified, LinesBefore: 270, Added: 56, Deleted: 270, Invisible: 1, Shown: 5000}, true, ReasonReplaced, 1, true},
+		{"a deleted file: nothing added", Change{Status: Deleted, LinesBefore: 10, Deleted: 10, Shown: 5000}, true, ReasonDeleted, 0, true},
+		{"binary content is not shown as lines", Change{Status: Modified, Binary: true, Invisible: 7, Shown: 5000}, true, ReasonBinary, 0, false},
+		{"an added binary stays unflagged", Change{Status: Added, Binary: true, Invisible: 7, Shown: 5000}, false, ReasonNone, 0, false},
+		{"text with a NUL is shown, so measured", Change{Status: Added, Binary: true, Textual: true, Invisible: 1, Shown: 5000}, true, ReasonNotShown, 1, true},
+		{"a submodule", Change{Status: Modified, Submodule: true, Invisible: 1, Shown: 5000}, true, ReasonSubmodule, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.in.Path = "src/auth.py"
+			got := Analyze(tt.in, rules)
+			if got.RequiresReview != tt.review || got.Reason != tt.reason || got.Invisible != tt.invisible || got.NotShown != tt.notShown {
+				t.Errorf("requires_review=%v reason=%q invisible=%d not_shown=%v, want %v %q %d %v",
+					got.RequiresReview, got.Reason, got.Invisible, got.NotShown, tt.review, tt.reason, tt.invisible, tt.notShown)
+			}
+		})
+	}
+	if f := Analyze(Change{Path: "big", Status: Added, Added: 1, Shown: 1 << 40}, Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8}); f.NotShown {
+		t.Error("MaxShownBytes 0 is no limit")
+	}
+	rep := Build("t", "b", []Change{{Path: "a", Status: Added, Shown: limit + 1}, {Path: "b", Status: Added, Shown: 1}}, rules)
+	if ns := rep.NotShown(); len(ns) != 1 || ns[0].Path != "a" || rep.MaxShownBytes != limit || len(rep.Flagged) != 1 {
+		t.Errorf("NotShown %+v, limit %d, flagged %v", ns, rep.MaxShownBytes, rep.Flagged)
+	}
+}

@@ -18,6 +18,7 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 			{Path: "caf\xe9", OldPath: "old\x01", Status: Renamed, LinesBefore: 270, Added: 56, Deleted: 270},
 			{Path: "gone", OldPath: "gone", Status: Deleted, LinesBefore: 1, Deleted: 1},
 			{Path: "b.bin", OldPath: "b.bin", Status: Modified, Binary: true},
+			{Path: "auth.py", OldPath: "auth.py", Status: Modified, LinesBefore: 20, Added: 2, Invisible: 2, Shown: 2 << 20},
 			{Path: "m.py", OldPath: "m.py", Status: Modified, LinesBefore: 2000, Deleted: 60, Symbols: symbols.Verdict{
 				Removed: []symbols.Ref{{Name: "load_state", Kind: "def"}, {Name: "Cache\"<", Kind: "class"}},
 				Moved:   []symbols.Move{{Name: "f", Kind: "def", To: "caf\xe9/b.py"}},

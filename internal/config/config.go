@@ -97,7 +97,16 @@ type Diffgate struct {
 	// SymbolsIgnore are globs of definition names the rule leaves out
 	// ("test_*", "_*"), matched against the name and its last part.
 	SymbolsIgnore []string `toml:"symbols_ignore"`
+	// MaxShownBytes is the most of one file's diff a review prints (its
+	// changed lines and their context); a larger one is flagged NOT SHOWN
+	// and needs its own APPROVE. Lines are held whole up to it, so it has
+	// a ceiling (MaxShownCeiling).
+	MaxShownBytes int64 `toml:"max_shown_bytes"`
 }
+
+// MaxShownCeiling bounds [diffgate] max_shown_bytes: a review holds a line of
+// up to that size in memory.
+const MaxShownCeiling = 16 << 20
 
 // Write holds the safe-write rules.
 type Write struct {
@@ -196,7 +205,7 @@ func Default() *Config {
 			TestPaths: []string{"tests/**", "**/test_*.py", "**/*_test.py", "**/*_test.go"},
 		},
 		Worktree: Worktree{Dir: "../{repo}-issue-{issue}", Branch: "feat/issue-{issue}"},
-		Diffgate: Diffgate{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: true},
+		Diffgate: Diffgate{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: true, MaxShownBytes: 1 << 20},
 		Write:    Write{ApprovalLines: 100, AllowForce: true},
 		Patch:    Patch{LargeLines: 500, LargeBytes: 15000},
 		Context:  Context{MaxFileBytes: 102400, MaxTokens: 200000},
@@ -302,6 +311,8 @@ func (c *Config) validate() *invalid {
 		return bad("diffgate.change_ratio_threshold", "must be positive")
 	case c.Diffgate.ReplacementRatio <= 0:
 		return bad("diffgate.replacement_ratio", "must be positive")
+	case c.Diffgate.MaxShownBytes < 1 || c.Diffgate.MaxShownBytes > MaxShownCeiling:
+		return bad("diffgate.max_shown_bytes", "must be between 1 and %d (16 MiB)", MaxShownCeiling)
 	case c.Write.ApprovalLines < 0:
 		return bad("write.approval_lines", "must not be negative")
 	case c.Patch.LargeLines < 1 || c.Patch.LargeBytes < 1:

@@ -69,6 +69,8 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 		{"junit without its placeholder", "[test]\ncommand = [\"vitest\", \"run\"]\nrunner = \"junit\"\n", "test.runner: \"junit\" reads the report the command writes to {junit}", 3},
 		{"empty command", "[test]\ncommand = []\n", "test.command", 2},
 		{"zero threshold", "[diffgate]\nchange_ratio_threshold = 0.0\n", "must be positive", 2},
+		{"zero shown bytes", "[diffgate]\nmax_shown_bytes = 0\n", "diffgate.max_shown_bytes: must be between 1 and 16777216", 2},
+		{"shown bytes over the ceiling", "[diffgate]\n\nmax_shown_bytes = 16777217\n", "diffgate.max_shown_bytes", 3},
 		{"bad agent mode", "[agent]\nmode = \"yolo\"\n", "agent.mode", 2},
 		{"bad issue repo", "[issue]\nrepo = \"--web\"\n", "issue.repo", 2},
 		{"empty review prompt", "[issue]\nreview_prompt = \"\"\n", "issue.review_prompt", 2},
@@ -135,6 +137,17 @@ func TestOverrideAgent(t *testing.T) {
 	}
 	if _, err := OverrideAgent(a, []byte("[agent]\nmode = \"yolo\"\n"), "config.toml"); err == nil {
 		t.Error("an invalid mode")
+	}
+}
+
+func TestDiffgateMaxShownBytes(t *testing.T) {
+	c, err := Parse(nil, FileName)
+	if err != nil || c.Diffgate.MaxShownBytes != 1<<20 {
+		t.Fatalf("default: %d, %v", c.Diffgate.MaxShownBytes, err)
+	}
+	c, err = Parse([]byte("[diffgate]\nmax_shown_bytes = 4096\n"), FileName)
+	if err != nil || c.Diffgate.MaxShownBytes != 4096 {
+		t.Errorf("set: %d, %v", c.Diffgate.MaxShownBytes, err)
 	}
 }
 

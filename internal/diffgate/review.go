@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
@@ -132,6 +133,9 @@ func gate(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config
 	if errors.Is(err, term.ErrNoAnswer) {
 		answer, err = "REJECT", nil
 	}
+	if err == nil && answer == "APPROVE" {
+		answer, err = approveUnseen(env, tty, rep)
+	}
 	if err != nil {
 		return err
 	}
@@ -148,6 +152,16 @@ func gate(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config
 	fmt.Fprintf(env.Stdout, "Approved tree %s on %s.\nA commit of exactly this content passes the gate; staging anything else needs a new review.\n",
 		short(t.Tree), parentName(t.BaseCommit))
 	return nil
+}
+
+// approveUnseen asks for the files the review did not show, each on its
+// own: "APPROVE" when every one was approved, else "REJECT".
+func approveUnseen(env *cmdline.Env, tty *term.TTY, rep *analysis.Report) (string, error) {
+	ok, err := review.ConfirmUnseen(env.Ctx, tty, rep)
+	if err != nil || !ok {
+		return "REJECT", err
+	}
+	return "APPROVE", nil
 }
 
 // staged finds the staged change while the configuration is read (by

@@ -20,6 +20,8 @@ type FileDiff struct {
 	Added       int64
 	Deleted     int64
 	LinesBefore int64
+	Shown       int64 // bytes of the lines a review shows (Section.Shown)
+	Counted     int64 // what Texts.CountAdded counted in the added lines
 }
 
 // diffOptions make diff-tree's output independent of the user's configuration:
@@ -157,6 +159,7 @@ func (p *pairing) section(s *Section) error {
 		d.Binary = d.Binary || s.Binary
 		d.Textual = d.Binary && (d.Textual || !s.Binary) && s.Textual()
 		d.Added += s.Added
+		d.Shown += s.Shown
 		return nil
 	}
 	if p.next >= len(p.diffs) {
@@ -167,7 +170,7 @@ func (p *pairing) section(s *Section) error {
 		return p.mismatch(s)
 	}
 	p.next++
-	d.Binary, d.Added, d.Deleted = s.Binary, s.Added, s.Deleted
+	d.Binary, d.Added, d.Deleted, d.Shown = s.Binary, s.Added, s.Deleted, s.Shown
 	d.Textual = s.Binary && s.Textual()
 	switch d.Status {
 	case 'D', 'T':

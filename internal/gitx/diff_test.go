@@ -73,12 +73,28 @@ func (r *testRepo) commitAll(msg string) {
 // staged diffs the index against HEAD (or the empty tree) as the gate does.
 func (r *testRepo) staged(dir string) map[string]FileDiff {
 	r.t.Helper()
+	repo, base, tree := r.index(dir)
+	diffs, err := repo.DiffTrees(context.Background(), base, tree)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	out := map[string]FileDiff{}
+	for _, d := range diffs {
+		out[d.Path] = d
+	}
+	return out
+}
+
+// index opens the repository in dir and gives the staged change: HEAD (or
+// the empty tree) and the tree of the index.
+func (r *testRepo) index(dir string) (repo *Repo, base, tree string) {
+	r.t.Helper()
 	ctx := context.Background()
 	repo, err := Open(ctx, dir)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	tree, err := repo.WriteTree(ctx)
+	tree, err = repo.WriteTree(ctx)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -91,15 +107,7 @@ func (r *testRepo) staged(dir string) map[string]FileDiff {
 			r.t.Fatal(err)
 		}
 	}
-	diffs, err := repo.DiffTrees(ctx, base, tree)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	out := map[string]FileDiff{}
-	for _, d := range diffs {
-		out[d.Path] = d
-	}
-	return out
+	return repo, base, tree
 }
 
 func lines(n int, prefix string) string {

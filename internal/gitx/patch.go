@@ -22,6 +22,11 @@ type Section struct {
 	Hunks    int
 	OldStart int64 // the first hunk's old start line
 	OldLines int64 // the old side's lines over all hunks
+	// Shown counts the bytes of the lines a review with ShownContext lines
+	// of context prints: every changed line and the context around it,
+	// whatever context the patch was made with.
+	Shown int64
+	shown shownWindow
 
 	// seen counts the bytes of each side read from the top of the file,
 	// while they are within the window git looks for a NUL in; -1 once the
@@ -97,7 +102,7 @@ const (
 )
 
 // Line is one line of a section without its newline. Text keeps at most MaxLine
-// bytes; Cut counts the bytes dropped after them.
+// bytes (Visitor.Keep, when larger); Cut counts the bytes dropped after them.
 type Line struct {
 	Kind LineKind
 	Text []byte
@@ -113,12 +118,13 @@ const MaxLine = 64 << 10
 type Visitor struct {
 	Line func(s *Section, l Line) error
 	Done func(s *Section) error
+	Keep int // the longest line kept whole, when more than MaxLine (a review shows lines whole)
 }
 
 // ScanPatch reads a patch written by `git diff-tree -p` and validates every hunk
 // against its header's line counts, as git apply would.
 func ScanPatch(r io.Reader, v Visitor) error {
-	lr := &lineReader{br: bufio.NewReaderSize(r, MaxLine)}
+	lr := &lineReader{br: bufio.NewReaderSize(r, MaxLine), keep: max(v.Keep, MaxLine)}
 	lr.advance()
 	var hdr header
 	for lr.ok {
@@ -249,12 +255,14 @@ func scanHunk(lr *lineReader, s *Section, emit func(LineKind, []byte, int64) err
 		if err != nil {
 			return err
 		}
+		s.shown.line(s, kind, int64(len(lr.line))+lr.cut+1)
 		if err := emit(kind, lr.line, lr.cut); err != nil {
 			return err
 		}
 		lr.advance()
 	}
 	if lr.ok && len(lr.line) > 0 && lr.line[0] == '\\' {
+		s.shown.line(s, LineNoNewline, int64(len(lr.line))+lr.cut+1)
 		if err := emit(LineNoNewline, lr.line, lr.cut); err != nil {
 			return err
 		}
@@ -295,6 +303,44 @@ func hunkLine(l []byte, cut int64, oldLeft, newLeft *int64, s *Section) (LineKin
 	return 0, fmt.Errorf("patch: %s: line %q does not fit its hunk", s.Name(), clip(l))
 }
 
+// ShownContext is the context a review shows around each change (StreamPatch's).
+const ShownContext = 3
+
+// shownWindow counts Section.Shown from a patch with any context: the last
+// context lines not yet counted wait in a window, counted when a change comes
+// within ShownContext lines; after a change, ShownContext lines are counted.
+type shownWindow struct {
+	wait  [ShownContext]int64 // sizes of the last context lines, a ring
+	n, at int                 // how many wait; where the next goes
+	after int                 // context lines still to count after a change
+	last  bool                // the last line was counted
+}
+
+func (w *shownWindow) line(s *Section, kind LineKind, size int64) {
+	switch {
+	case kind == LineNoNewline: // belongs to the line before it
+		if w.last {
+			s.Shown += size
+		}
+		return
+	case kind != LineContext:
+		for i := range w.n {
+			s.Shown += w.wait[(w.at-w.n+i+ShownContext)%ShownContext]
+		}
+		w.n, w.after = 0, ShownContext
+		s.Shown += size
+		w.last = true
+	case w.after > 0:
+		w.after--
+		s.Shown += size
+		w.last = true
+	default:
+		w.wait[w.at] = size
+		w.at, w.n = (w.at+1)%ShownContext, min(w.n+1, ShownContext)
+		w.last = false
+	}
+}
+
 // ParseHunkHeader parses "@@ -oldStart[,oldLines] +newStart[,newLines] @@".
 func ParseHunkHeader(l []byte) (oldStart, oldLines, newStart, newLines int64, ok bool) {
 	rest, found := bytes.CutPrefix(l, []byte("@@ -"))
@@ -328,10 +374,11 @@ func parseRange(b []byte) (start, n int64, ok bool) {
 	return start, n, err == nil && n >= 0
 }
 
-// lineReader holds the current line of a stream. A line longer than MaxLine keeps
+// lineReader holds the current line of a stream. A line longer than keep keeps
 // its prefix and counts the rest in cut, so memory stays bounded.
 type lineReader struct {
 	br   *bufio.Reader
+	keep int // at least the reader's buffer size
 	line []byte
 	long []byte
 	cut  int64
@@ -344,15 +391,17 @@ func (lr *lineReader) advance() {
 	buf, err := lr.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		lr.long = append(lr.long[:0], buf...)
-		buf = lr.long
 		for errors.Is(err, bufio.ErrBufferFull) {
 			var more []byte
 			more, err = lr.br.ReadSlice('\n')
-			lr.cut += int64(len(more))
-			if err == nil {
+			kept := min(len(more), max(lr.keep-len(lr.long), 0))
+			lr.long = append(lr.long, more[:kept]...)
+			lr.cut += int64(len(more) - kept)
+			if err == nil && kept < len(more) {
 				lr.cut-- // the newline
 			}
 		}
+		buf = lr.long
 	}
 	switch {
 	case err == nil:

@@ -19,9 +19,10 @@ type Text struct {
 }
 
 // Texts asks DiffTreesTexts for the two versions of some files, rebuilt from
-// the whole-file patch as it streams past, so that no blob is read twice.
+// the whole-file patch as it streams past, so that no blob is read twice, and
+// for a count over the added lines of every file.
 type Texts struct {
-	Want func(e *RawEntry) bool
+	Want func(e *RawEntry) bool // nil: none
 	// Got receives a wanted file whose text changed, once its patch ends;
 	// the texts are its own to keep. It may be called from several
 	// goroutines at once (a large change is diffed in shards, see
@@ -30,6 +31,11 @@ type Texts struct {
 	// files, nor for renames and mode changes that leave the text as it was.
 	Got   func(d *FileDiff, old, new Text) error
 	Limit int // bytes a side may have before it is dropped; 0: no limit
+	// CountAdded (optional) counts something in each added line (without its
+	// +), summed into FileDiff.Counted; it may be called from several
+	// goroutines at once, like Got.
+	CountAdded func(line []byte) int
+	Keep       int // lines kept whole up to this many bytes (Visitor.Keep)
 }
 
 // DiffTreesTexts is DiffTrees that also hands the texts of the files texts
@@ -80,8 +86,10 @@ func (p *pairing) visitor(texts *Texts) Visitor {
 		return Visitor{Done: p.section}
 	}
 	var tp textPair
+	var counted int64
 	current, entry, wanted := (*Section)(nil), -1, false
 	return Visitor{
+		Keep: texts.Keep,
 		Line: func(s *Section, l Line) error {
 			if s != current {
 				current = s
@@ -90,9 +98,12 @@ func (p *pairing) visitor(texts *Texts) Visitor {
 					i = p.next - 1
 				}
 				if i != entry && i < len(p.diffs) {
-					entry, wanted = i, texts.Want(&p.diffs[i].RawEntry)
+					entry, wanted, counted = i, texts.Want != nil && texts.Want(&p.diffs[i].RawEntry), 0
 					tp.reset(texts.Limit)
 				}
+			}
+			if texts.CountAdded != nil && l.Kind == LineAdded {
+				counted += int64(texts.CountAdded(l.Text[1:]))
 			}
 			if wanted {
 				if l.Kind == LineHunk {
@@ -106,6 +117,7 @@ func (p *pairing) visitor(texts *Texts) Visitor {
 			if err := p.section(s); err != nil {
 				return err
 			}
+			p.diffs[p.next-1].Counted = counted // both halves of a type change
 			if !wanted {
 				return nil
 			}

@@ -111,12 +111,7 @@ func TestDiffTreesTexts(t *testing.T) {
 	r.git("add", "-A")
 
 	ctx := context.Background()
-	repo, err := Open(ctx, r.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, _ := repo.WriteTree(ctx)
-	base, _, _ := repo.Head(ctx)
+	repo, base, tree := r.index(r.dir)
 	got, entries := map[string][2]Text{}, map[string]RawEntry{}
 	diffs, err := repo.DiffTreesTexts(ctx, base, tree, &Texts{
 		Want:  func(e *RawEntry) bool { return e.Path != "skip.txt" },

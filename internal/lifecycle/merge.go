@@ -66,6 +66,11 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 	if errors.Is(err, term.ErrNoAnswer) {
 		answer, err = "REJECT", nil
 	}
+	if err == nil && answer == "APPROVE" { // what the review did not show is approved on its own
+		if ok, uerr := review.ConfirmUnseen(e.Ctx, tty, rep); uerr != nil || !ok {
+			answer, err = "REJECT", uerr
+		}
+	}
 	if err != nil {
 		return err
 	}

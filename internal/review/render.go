@@ -21,9 +21,6 @@ type Printer struct {
 	Width int
 }
 
-// maxShownLine cuts very long lines (minified files) in the diff display.
-const maxShownLine = 2000
-
 // Show prints the whole review: the stat, the banner, and for each flagged file
 // its warning, line counts and full diff.
 func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, pr *Printer) error {
@@ -36,7 +33,7 @@ func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, 
 		return nil
 	}
 	var current *gitx.Section
-	return repo.StreamPatch(ctx, t.Base, t.Tree, gitx.Visitor{Line: func(s *gitx.Section, l gitx.Line) error {
+	return repo.StreamPatch(ctx, t.Base, t.Tree, gitx.Visitor{Keep: keep(rep.MaxShownBytes), Line: func(s *gitx.Section, l gitx.Line) error {
 		f, ok := flagged[s.Name()]
 		if !ok {
 			return nil
@@ -56,9 +53,16 @@ func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, 
 // diffLineOf prints a line of f's patch, escaped as every line is. Of a
 // binary file (the patch is asked for as text) only its header and one line
 // that says its content is not shown, unless it is text for the most part (a
-// NUL in a script): then a human reads it like any other.
+// NUL in a script): then a human reads it like any other. Of a file whose
+// diff is over the limit, likewise: it is NOT SHOWN, and approved on its own.
 func (pr *Printer) diffLineOf(f analysis.FileReport, s *gitx.Section, l gitx.Line) {
 	switch {
+	case f.NotShown && l.Kind == gitx.LineHeader:
+		pr.diffLine(l)
+	case f.NotShown:
+		if s.Hunks == 1 && l.Kind == gitx.LineHunk {
+			fmt.Fprintln(pr.W, pr.P.Dim(fmt.Sprintf("(%d bytes of diff not shown: over the limit of %d, [diffgate] max_shown_bytes)", f.ShownBytes, f.ShownLimit)))
+		}
 	case !f.Binary || f.Textual || l.Kind == gitx.LineHeader:
 		pr.diffLine(l)
 	case s.Hunks == 1 && l.Kind == gitx.LineHunk:
@@ -86,7 +90,7 @@ func ShowAll(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Repor
 			continue
 		}
 		var current *gitx.Section
-		err := repo.StreamPatch(ctx, t.Base, t.Tree, gitx.Visitor{Line: func(s *gitx.Section, l gitx.Line) error {
+		err := repo.StreamPatch(ctx, t.Base, t.Tree, gitx.Visitor{Keep: keep(rep.MaxShownBytes), Line: func(s *gitx.Section, l gitx.Line) error {
 			if !in(s.Name()) {
 				return nil
 			}
@@ -202,7 +206,7 @@ func (pr *Printer) Totals(rep *analysis.Report) {
 func (pr *Printer) Banner(rep *analysis.Report) {
 	rule := strings.Repeat("=", min(max(pr.Width, 40), 78))
 	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
-	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted, lost definitions or not measurable in lines\n",
+	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted, lost definitions, not measurable in lines, invisible characters or not shown\n",
 		pr.P.Yellow("WARNING:"), len(rep.Flagged), len(rep.Files), term.Pick(int64(len(rep.Files)), "file", "files"),
 		term.Pick(int64(len(rep.Flagged)), "needs", "need"))
 	for _, f := range rep.FlaggedFiles() {
@@ -227,6 +231,9 @@ func (pr *Printer) Warning(f analysis.FileReport) {
 	if f.SymbolsNote != "" {
 		fmt.Fprintln(pr.W, "  "+term.Line(f.SymbolsNote, 0))
 	}
+	for _, l := range pr.unseen(f) {
+		fmt.Fprintln(pr.W, "  "+l)
+	}
 	if f.Binary || f.Submodule {
 		return
 	}
@@ -248,8 +255,37 @@ func (pr *Printer) headline(f analysis.FileReport) string {
 		return fmt.Sprintf("%s binary file %s was changed", pr.P.Yellow("WARNING:"), p)
 	case analysis.ReasonSubmodule:
 		return fmt.Sprintf("%s submodule %s now points to another commit", pr.P.Yellow("WARNING:"), p)
+	case analysis.ReasonNotShown:
+		return pr.notShown(f)
+	case analysis.ReasonInvisible:
+		return pr.invisible(f)
 	}
 	return fmt.Sprintf("%s %d%% of %s was changed", pr.P.Yellow("WARNING:"), int(math.Round(f.ChangeRatio*100)), p)
+}
+
+// unseen are the lines that say what of f a terminal would not show, but
+// the one its headline says already.
+func (pr *Printer) unseen(f analysis.FileReport) []string {
+	var out []string
+	if f.NotShown && f.Reason != analysis.ReasonNotShown {
+		out = append(out, pr.notShown(f))
+	}
+	if f.Invisible > 0 && f.Reason != analysis.ReasonInvisible {
+		out = append(out, pr.invisible(f))
+	}
+	return out
+}
+
+// invisible is the line that counts the characters a terminal does not show.
+func (pr *Printer) invisible(f analysis.FileReport) string {
+	return fmt.Sprintf(`%s %s: %s a terminal does not show (shown as \u{…})`, pr.P.Red("INVISIBLE:"), term.Path(f.Path),
+		term.Count(f.Invisible, "character", "characters"))
+}
+
+// notShown is the line that says a file's diff is too large to show.
+func (pr *Printer) notShown(f analysis.FileReport) string {
+	return fmt.Sprintf("%s %s: %d bytes of diff, over the limit of %d ([diffgate] max_shown_bytes): it needs an APPROVE of its own",
+		pr.P.Red("NOT SHOWN:"), term.Path(f.Path), f.ShownBytes, f.ShownLimit)
 }
 
 // removed is the line that names what a file lost.
@@ -265,61 +301,64 @@ func (pr *Printer) removed(f analysis.FileReport) string {
 func symbol(kind, name string) string { return kind + " " + term.Line(name, 0) }
 
 func (pr *Printer) tag(f analysis.FileReport) string {
+	var tags []string
 	switch f.Reason {
 	case analysis.ReasonRemovedDefinitions:
-		return pr.P.Red("REMOVED")
+		tags = append(tags, pr.P.Red("REMOVED"))
 	case analysis.ReasonReplaced:
-		return pr.P.Red("REPLACED")
+		tags = append(tags, pr.P.Red("REPLACED"))
 	case analysis.ReasonDeleted:
-		return pr.P.Red("DELETED")
+		tags = append(tags, pr.P.Red("DELETED"))
 	case analysis.ReasonBinary:
-		return pr.P.Yellow("BINARY")
+		tags = append(tags, pr.P.Yellow("BINARY"))
 	case analysis.ReasonSubmodule:
-		return pr.P.Yellow("SUBMODULE")
+		tags = append(tags, pr.P.Yellow("SUBMODULE"))
 	case analysis.ReasonChanged:
-		return pr.P.Yellow(fmt.Sprintf("CHANGED %d%%", int(math.Round(f.ChangeRatio*100))))
+		tags = append(tags, pr.P.Yellow(fmt.Sprintf("CHANGED %d%%", int(math.Round(f.ChangeRatio*100)))))
 	}
-	return ""
+	if f.NotShown {
+		tags = append(tags, pr.P.Red("NOT SHOWN"))
+	}
+	if f.Invisible > 0 {
+		tags = append(tags, pr.P.Red("INVISIBLE"))
+	}
+	return strings.Join(tags, " ")
 }
 
+// diffLine prints a line of a patch, escaped, whole: a line wider than the
+// screen is folded, each piece after the first behind a … mark, so that
+// neither a terminal that does not wrap nor a pager that cuts long lines
+// (less -S) hides its end. A line is cut only when the scanner did not keep
+// it whole, which a file within the shown limit never has.
 func (pr *Printer) diffLine(l gitx.Line) {
-	raw, more := string(l.Text), l.Cut
-	if i := runeOffset(raw, maxShownLine); i < len(raw) {
-		raw, more = raw[:i], more+int64(len(raw)-i)
+	text := term.Line(string(l.Text), 0)
+	if l.Cut > 0 {
+		text += fmt.Sprintf(" … (%d more bytes)", l.Cut)
 	}
-	text := term.Line(raw, 0)
-	if more > 0 {
-		text += fmt.Sprintf(" … (%d more bytes)", more)
-	}
+	paint := func(s string) string { return s }
 	switch l.Kind {
 	case gitx.LineHeader:
-		fmt.Fprintln(pr.W, pr.P.Bold(text))
+		paint = pr.P.Bold
 	case gitx.LineHunk:
-		fmt.Fprintln(pr.W, pr.P.Cyan(text))
+		paint = pr.P.Cyan
 	case gitx.LineDeleted:
-		fmt.Fprintln(pr.W, pr.P.Red(text))
+		paint = pr.P.Red
 	case gitx.LineAdded:
-		fmt.Fprintln(pr.W, pr.P.Green(text))
+		paint = pr.P.Green
 	case gitx.LineNoNewline:
-		fmt.Fprintln(pr.W, pr.P.Dim(text))
+		paint = pr.P.Dim
 	case gitx.LineBinary:
 		if strings.HasPrefix(text, "GIT binary patch") || strings.HasPrefix(text, "Binary files") {
 			fmt.Fprintln(pr.W, pr.P.Dim("(binary content not shown)"))
 		}
-	default:
-		fmt.Fprintln(pr.W, text)
+		return
 	}
-}
-
-// runeOffset is the byte offset of the n-th rune of s, or len(s).
-func runeOffset(s string, n int) int {
-	for i := range s {
-		if n == 0 {
-			return i
+	for i, piece := range term.Fold(text, pr.Width) {
+		if i > 0 {
+			piece = term.FoldMark + piece
 		}
-		n--
+		fmt.Fprintln(pr.W, paint(piece))
 	}
-	return len(s)
 }
 
 func displayName(f analysis.FileReport) string {

@@ -177,3 +177,64 @@ func TestSymbolsHostileNames(t *testing.T) {
 		t.Errorf("raw control characters reached the terminal: %q", out)
 	}
 }
+
+// Issue 20: a file with characters a terminal does not show, or whose diff is
+// over the limit, is tagged and warned about, its headline or a line of its
+// own; several flags on one file are all said.
+func TestUnseenInTheReview(t *testing.T) {
+	rules := analysis.Defaults
+	rules.MaxShownBytes = 4096
+	rep := analysis.Build("t", "b", []analysis.Change{
+		{Path: "src/auth.py", OldPath: "src/auth.py", Status: analysis.Modified, LinesBefore: 20, Added: 2, Deleted: 1, Invisible: 2, Shown: 300},
+		{Path: "vendor/big.js", Status: analysis.Added, Added: 1, Shown: 5000},
+		{Path: "state.py", OldPath: "state.py", Status: analysis.Modified, LinesBefore: 270, Added: 56, Deleted: 270, Invisible: 1, Shown: 9000},
+	}, rules)
+	var buf bytes.Buffer
+	pr := &Printer{W: &buf, Width: 100}
+	pr.Summary(rep)
+	for _, f := range rep.FlaggedFiles() {
+		pr.Warning(f)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"INVISIBLE\n", "NOT SHOWN\n", "REPLACED NOT SHOWN INVISIBLE\n",
+		"WARNING: 3 of 3 files need review",
+		`  INVISIBLE: src/auth.py: 2 characters a terminal does not show (shown as \u{…})` + "\n",
+		"  NOT SHOWN: vendor/big.js: 5000 bytes of diff, over the limit of 4096 ([diffgate] max_shown_bytes): it needs an APPROVE of its own\n",
+		"REPLACED: state.py (270 → 56 lines)\n  NOT SHOWN: state.py: 9000 bytes of diff, over the limit of 4096 ([diffgate] max_shown_bytes): it needs an APPROVE of its own\n" +
+			`  INVISIBLE: state.py: 1 character a terminal does not show (shown as \u{…})` + "\n  lines before: 270",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+}
+
+// A diff line is printed whole: escaped, and folded at the screen's width
+// with … marks, the pieces in the line's colour; joined, they are the line.
+func TestDiffLineWhole(t *testing.T) {
+	line := "+PRIMES = [" + strings.Repeat("7919, ", 760) + "]; __import__('os').system('x')  # ok\ufe00"
+	var buf bytes.Buffer
+	pr := &Printer{W: &buf, P: term.NewPalette(true), Width: 80}
+	pr.diffLine(gitx.Line{Kind: gitx.LineAdded, Text: []byte(line)})
+	var joined strings.Builder
+	for i, l := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+		if !strings.HasPrefix(l, "\x1b[32m") {
+			t.Fatalf("piece %d is not green: %q", i, l)
+		}
+		l = strings.TrimSuffix(strings.TrimPrefix(l, "\x1b[32m"), "\x1b[0m")
+		if i > 0 {
+			var ok bool
+			if l, ok = strings.CutPrefix(l, term.FoldMark); !ok {
+				t.Fatalf("piece %d has no mark: %q", i, l)
+			}
+		}
+		joined.WriteString(l)
+	}
+	if want := strings.Replace(line, "\ufe00", `\u{fe00}`, 1); joined.String() != want {
+		t.Errorf("the pieces joined:\n%q\nwant\n%q", joined.String(), want)
+	}
+	if strings.Contains(buf.String(), "more bytes") {
+		t.Error("a line was cut")
+	}
+}

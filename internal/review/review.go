@@ -13,6 +13,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/symbols"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // Target is what a review compares.
@@ -77,18 +78,20 @@ func Range(ctx context.Context, repo *gitx.Repo, spec string) (Target, error) {
 func Rules(c *config.Config) analysis.Rules {
 	d := c.Diffgate
 	return analysis.Rules{ChangeRatioThreshold: d.ChangeRatioThreshold, ReplacementRatio: d.ReplacementRatio,
-		Symbols: d.Symbols, SymbolsIgnore: d.SymbolsIgnore}
+		Symbols: d.Symbols, SymbolsIgnore: d.SymbolsIgnore, MaxShownBytes: d.MaxShownBytes}
 }
 
 // Analyze measures the change, compares the definitions of its Python and Go
-// files (while the patch streams, from the patch itself) and applies the rules.
+// files (while the patch streams, from the patch itself), counts in its added
+// lines the characters a terminal does not show, and applies the rules.
 func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rules) (*analysis.Report, error) {
 	var defs *definitions
-	var texts *gitx.Texts
+	texts := &gitx.Texts{}
 	if rules.Symbols {
 		defs = startDefinitions()
 		texts = defs.texts()
 	}
+	texts.CountAdded, texts.Keep = term.CountInvisible, keep(rules.MaxShownBytes)
 	diffs, err := repo.DiffTreesTexts(ctx, t.Base, t.Tree, texts)
 	var verdicts []symbols.Verdict
 	if defs != nil {
@@ -114,6 +117,7 @@ func Change(d gitx.FileDiff) analysis.Change {
 		Submodule:   d.OldMode == gitx.ModeGitlink || d.NewMode == gitx.ModeGitlink,
 		ModeChanged: d.OldMode != 0 && d.NewMode != 0 && d.OldMode != d.NewMode,
 		LinesBefore: d.LinesBefore, Added: d.Added, Deleted: d.Deleted,
+		Invisible: d.Counted, Shown: d.Shown,
 	}
 	switch d.Status {
 	case 'A':
@@ -130,6 +134,16 @@ func Change(d gitx.FileDiff) analysis.Change {
 		c.Status = analysis.Modified
 	}
 	return c
+}
+
+// keep is how long a line the patch scanner holds whole: every line of a
+// file the review shows (one over the limit puts its file over it too), so
+// that no character in it goes uncounted or unshown.
+func keep(maxShown int64) int {
+	if maxShown <= 0 { // no limit: as much as it may be
+		maxShown = config.MaxShownCeiling
+	}
+	return int(min(maxShown, config.MaxShownCeiling))
 }
 
 // Record stores a human's approval of the target, bound to its tree and the commit

@@ -1,6 +1,7 @@
 package term
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"unicode"
@@ -8,19 +9,23 @@ import (
 )
 
 // Path renders a file name for a terminal: printable UTF-8 as it is, anything that
-// could move the cursor, recolour or reorder the screen (control bytes, invalid UTF-8,
-// bidi and zero-width format characters) as a visible escape, quoted like git does.
-// A file name must never be able to hide a warning.
+// could move the cursor, recolour or reorder the screen, or that a terminal shows
+// as nothing or as something else (control bytes, invalid UTF-8, the characters
+// Invisible names), as a visible escape, quoted like git does. A file name must
+// never be able to hide a warning.
 func Path(p string) string {
 	if !needsQuote(p) {
 		return p
 	}
 	var b strings.Builder
 	b.WriteByte('"')
+	var rd reading
 	for i := 0; i < len(p); {
 		r, size := utf8.DecodeRuneInString(p[i:])
+		bad := r == utf8.RuneError && size <= 1
+		hidden := rd.escapes(r)
 		switch {
-		case r == utf8.RuneError && size <= 1:
+		case bad:
 			fmt.Fprintf(&b, `\%03o`, p[i])
 		case r == '"' || r == '\\':
 			b.WriteByte('\\')
@@ -29,7 +34,7 @@ func Path(p string) string {
 			b.WriteString(cEscape[r])
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\%03o`, r)
-		case unsafeRune(r):
+		case hidden:
 			fmt.Fprintf(&b, `\u{%04x}`, r)
 		default:
 			b.WriteRune(r)
@@ -44,9 +49,10 @@ func Path(p string) string {
 var cEscape = map[rune]string{'\a': `\a`, '\b': `\b`, '\t': `\t`, '\n': `\n`, '\v': `\v`, '\f': `\f`, '\r': `\r`}
 
 func needsQuote(p string) bool {
+	var rd reading
 	for i := 0; i < len(p); {
 		r, size := utf8.DecodeRuneInString(p[i:])
-		if (r == utf8.RuneError && size <= 1) || r < 0x20 || r == 0x7f || r == '"' || r == '\\' || unsafeRune(r) {
+		if (r == utf8.RuneError && size <= 1) || r < 0x20 || r == 0x7f || r == '"' || r == '\\' || rd.escapes(r) {
 			return true
 		}
 		i += size
@@ -54,10 +60,93 @@ func needsQuote(p string) bool {
 	return false
 }
 
-// unsafeRune reports C1 controls and format characters (bidi overrides, zero-width
-// joiners): invisible on a terminal, able to make text read differently than it is.
-func unsafeRune(r rune) bool {
-	return (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r)
+// Invisible reports whether a terminal shows r as nothing, as blank space or
+// as something other than itself, wherever it stands: the C1 controls, every
+// format character (Cf: zero-width characters, bidi controls, the tag
+// characters U+E0000–E007F), the default-ignorable code points (variation
+// selectors U+FE00–FE0F and U+E0100–E01EF, the combining grapheme joiner
+// U+034F, the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, …), whitespace
+// other than the ASCII space and tab (U+00A0, U+2000–200A, U+2028, U+2029,
+// U+3000, …), the blank Braille pattern, private-use characters and code
+// points Unicode has not assigned. A combining mark is invisible by place, not
+// by itself: see CountInvisible.
+func Invisible(r rune) bool {
+	switch {
+	case r < 0xa0:
+		return r >= 0x80
+	case r == 0x2800: // BRAILLE PATTERN BLANK: drawn as a space
+		return true
+	case unicode.IsLetter(r) || unicode.IsMark(r):
+		// letters and marks are seen, but for the fillers (Lo), the variation
+		// selectors and the grapheme joiner (Mn), which are ignorable
+		return unicode.In(r, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
+	case unicode.In(r, unicode.N, unicode.P, unicode.S):
+		return false
+	}
+	return true // Z but the ASCII space, C (Cf, Co, Cs), and unassigned
+}
+
+// reading follows a text character by character and says which characters
+// are not shown as themselves: the Invisible ones, and the combining marks
+// (Mn, Me) that do not stand on a visible letter or digit of the same word,
+// which a terminal draws on whatever comes before them or not at all.
+type reading struct {
+	base bool // the last character is a letter or digit a mark can stand on
+}
+
+// escapes reports whether r, after what was read, is shown as an escape,
+// and reads it. Controls and ASCII are not its business: it says false.
+func (rd *reading) escapes(r rune) bool {
+	if r < utf8.RuneSelf {
+		rd.base = asciiBase(byte(r))
+		return false
+	}
+	if Invisible(r) {
+		rd.base = false
+		return true
+	}
+	if unicode.In(r, unicode.Mn, unicode.Me) {
+		return !rd.base // a mark on a base keeps it a base for the next mark
+	}
+	rd.base = unicode.In(r, unicode.L, unicode.N, unicode.Mc)
+	return false
+}
+
+func asciiBase(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
+}
+
+// CountInvisible counts the characters of a line that Line shows as an escape
+// \u{…} because a terminal would not show them: the Invisible ones, and the
+// combining marks without a visible base. ASCII is skipped eight bytes at a time.
+func CountInvisible(b []byte) int {
+	i := 0
+	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
+		i += 8
+	}
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(b) {
+		return 0
+	}
+	rd := reading{base: i > 0 && asciiBase(b[i-1])}
+	n := 0
+	for i < len(b) {
+		if b[i] < utf8.RuneSelf {
+			rd.base = asciiBase(b[i])
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			rd.base = false
+		} else if rd.escapes(r) {
+			n++
+		}
+		i += size
+	}
+	return n
 }
 
 // ShellQuote quotes s for a POSIX shell, for a command line shown to a human
@@ -72,33 +161,44 @@ func ShellQuote(s string) string {
 }
 
 // Line renders one line of file content for a terminal: tabs stay, other control
-// characters become caret notation (^[ for ESC, ^M for CR), invalid UTF-8 bytes and
-// format characters a visible escape, so content can't rewrite what is on screen.
+// characters become caret notation (^[ for ESC, ^M for CR), an invalid UTF-8 byte
+// \x{ff}, and the characters a terminal would not show (see CountInvisible)
+// \u{fe00}, so content can't rewrite what is on screen nor hide in it. Escapes are
+// unambiguous: a run of backslashes in the text that comes before something that
+// reads as an escape (\u{, \x{, or an escaped character) is doubled, so an odd
+// run before u{ starts an escape and an even one is the text's.
 // Lines longer than max runes are cut with a note (max <= 0: no cut).
 func Line(s string, max int) string {
-	clean := true
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size <= 1) || (r < 0x20 && r != '\t') || r == 0x7f || unsafeRune(r) {
-			clean = false
-			break
-		}
-		i += size
-	}
-	if clean && (max <= 0 || len(s) <= max) {
+	if plain(s) && (max <= 0 || len(s) <= max) {
 		return s
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 16)
+	var rd reading
 	n := 0
 	for i := 0; i < len(s); {
 		if max > 0 && n >= max {
 			fmt.Fprintf(&b, " … (%d more bytes)", len(s)-i)
 			break
 		}
+		if s[i] == '\\' {
+			j := i + 1
+			for j < len(s) && s[j] == '\\' {
+				j++
+			}
+			b.WriteString(s[i:j])
+			if escapeFollows(s[j:]) {
+				b.WriteString(s[i:j])
+			}
+			rd.base = false
+			n, i = n+j-i, j
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		hidden := rd.escapes(r)
 		switch {
 		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
+			fmt.Fprintf(&b, `\x{%02x}`, s[i])
 		case r == '\t':
 			b.WriteByte('\t')
 		case r < 0x20:
@@ -106,13 +206,52 @@ func Line(s string, max int) string {
 			b.WriteByte(byte(r) + '@')
 		case r == 0x7f:
 			b.WriteString("^?")
-		case unsafeRune(r):
+		case hidden:
 			fmt.Fprintf(&b, `\u{%04x}`, r)
 		default:
-			b.WriteRune(r)
+			b.WriteString(s[i : i+size])
 		}
 		i += size
 		n++
 	}
 	return b.String()
+}
+
+// plain reports whether Line shows s as it is, byte for byte: printable
+// ASCII and tabs, and no backslash before what reads as an escape, checked a
+// byte at a time; anything else is left to the slow path.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '\\' || c == '\t' {
+			continue
+		}
+		if c != '\\' {
+			return false // a control, or not ASCII
+		}
+		j := i + 1
+		for j < len(s) && s[j] == '\\' {
+			j++
+		}
+		if j < len(s) && s[j] >= utf8.RuneSelf || escapeFollows(s[j:]) {
+			return false
+		}
+		i = j - 1
+	}
+	return true
+}
+
+// escapeFollows reports whether what follows a run of backslashes would read
+// as an escape of Line's: a literal u{ or x{, an invalid byte or an escaped
+// character (after a backslash, a mark has no base).
+func escapeFollows(rest string) bool {
+	if len(rest) >= 2 && (rest[0] == 'u' || rest[0] == 'x') && rest[1] == '{' {
+		return true
+	}
+	if rest == "" || rest[0] < utf8.RuneSelf {
+		return false
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	var rd reading
+	return r == utf8.RuneError && size <= 1 || rd.escapes(r)
 }

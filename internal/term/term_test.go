@@ -82,7 +82,7 @@ func TestLine(t *testing.T) {
 		{"\tplain", 0, "\tplain"},
 		{"a\x1b[2Jb\r", 0, "a^[[2Jb^M"},
 		{"del\x7f", 0, "del^?"},
-		{"bad\xff", 0, `bad\xff`},
+		{"bad\xff", 0, `bad\x{ff}`},
 		{"bidi\u202e", 0, `bidi\u{202e}`},
 		{"abcdef", 3, "abc … (3 more bytes)"},
 	}
