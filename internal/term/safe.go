@@ -54,10 +54,11 @@ func needsQuote(p string) bool {
 	return false
 }
 
-// unsafeRune reports C1 controls and format characters (bidi overrides, zero-width
-// joiners): invisible on a terminal, able to make text read differently than it is.
+// unsafeRune reports C1 controls, format characters (bidi overrides, zero-width
+// joiners) and the line and paragraph separators: invisible on a terminal, or
+// a line break to some, able to make text read differently than it is.
 func unsafeRune(r rune) bool {
-	return (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r)
+	return (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029
 }
 
 // ShellQuote quotes s for a POSIX shell, for a command line shown to a human
