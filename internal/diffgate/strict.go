@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/state"
@@ -229,16 +230,19 @@ func allowed(env *cmdline.Env, repo *gitx.Repo, st *state.State, commits map[str
 	if !created && next.Tree == commits[u.Old].Tree {
 		return true, nil // the content does not change (a message-only amend)
 	}
+	// a commit git tdd wrote as a gate is never the approved tip of a branch:
+	// it lands inside an approved git tdd merge (DESIGN §1)
+	gate := commitmsg.Phase(next.Message) != ""
 	parents := append([]string{u.Old}, next.Parents...)
 	if created {
 		parents = append([]string{""}, next.Parents...)
 	}
 	for _, p := range parents {
-		if st.FindApproval(next.Tree, p) != nil {
+		if !gate && st.FindApproval(next.Tree, p) != nil {
 			return true, nil
 		}
 	}
-	if st.IsReviewed(u.New) {
+	if !gate && st.IsReviewed(u.New) {
 		return true, nil
 	}
 	if created {
@@ -280,12 +284,16 @@ func signedWork(env *cmdline.Env, repo *gitx.Repo, u RefUpdate) (bool, error) {
 	if err != nil || signers == "" {
 		return false, err
 	}
-	commits, err := repo.FirstParentSigned(env.Ctx, u.Old+".."+u.New, signers, TrailerKey)
+	commits, err := repo.FirstParentSigned(env.Ctx, u.Old+".."+u.New, signers)
 	if err != nil || len(commits) == 0 {
 		return false, err
 	}
+	messages, err := messagesOf(env, repo, commits)
+	if err != nil {
+		return false, err
+	}
 	for _, c := range commits {
-		if verifyCommit(c) != "" || signatureProblem(c, "") != "" {
+		if approvalProblem(c.Tree, messages[c.ID]) != "" || signatureProblem(c, "") != "" {
 			return false, nil
 		}
 	}
