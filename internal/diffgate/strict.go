@@ -13,6 +13,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // RefUpdate is one line of reference-transaction's input.
@@ -157,6 +158,9 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 		if !ok {
 			store.Audit(env.Ctx, state.AuditEntry{Command: "diffgate strict", Path: u.Ref, Tree: commits[u.New].Tree,
 				Parent: u.Old, Outcome: "refused", Detail: "moving " + u.Ref + " to " + u.New})
+			if phase := commitmsg.Phase(commits[u.New].Message); phase != "" {
+				return refuseGateCommit(u, phase)
+			}
 			return refuseMove(u)
 		}
 		if hasApproval(st, commits[u.New].Tree, approvalParents(commits[u.New], u)) {
@@ -298,6 +302,15 @@ func signedWork(env *cmdline.Env, repo *gitx.Repo, u RefUpdate) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// refuseGateCommit says why a branch does not move to a commit git tdd wrote
+// as a gate: no review of the move would make it one.
+func refuseGateCommit(u RefUpdate, phase string) error {
+	branch := strings.TrimPrefix(u.Ref, "refs/heads/")
+	return exitcode.New(exitcode.Refused, "refusing to move %s to %s: it is a git tdd gate commit (%s: %s), which lands only through git tdd merge (git diffgate --strict)",
+		branch, short(u.New), commitmsg.PhaseKey, term.Line(phase, 40)).
+		WithHint("merge its workflow with git tdd merge, which proves it again and asks for your approval")
 }
 
 func refuseMove(u RefUpdate) error {
