@@ -63,24 +63,30 @@ func TestDropStaleTrailersEndsWithNewline(t *testing.T) {
 	}
 }
 
-func TestVerifyCommit(t *testing.T) {
+func TestApprovalProblem(t *testing.T) {
 	tree := strings.Repeat("a", 40)
 	other := strings.Repeat("b", 40)
+	approved := func(tr string) string { return "Diffgate-Approved: 2026-11-21T12:00:00Z tree=" + tr }
 	tests := []struct {
-		values []string
-		want   string
+		name, msg, want string
 	}{
-		{nil, "no Diffgate-Approved trailer"},
-		{[]string{"2026-11-21T12:00:00Z tree=" + tree}, ""},
-		{[]string{"2026-11-21T12:00:00Z tree=" + other, "2026-11-22T12:00:00Z tree=" + tree}, ""},
-		{[]string{"2026-11-21T12:00:00Z tree=" + other}, "approves tree bbbbbbbbbbbb, but the commit's tree is aaaaaaaaaaaa"},
-		{[]string{"yes please"}, "names no tree"},
-		{[]string{"tree=" + tree + "x"}, "names no tree"},
+		{"approved", "Fix\n\n" + approved(tree) + "\n", ""},
+		{"none", "Fix\n", "no Diffgate-Approved trailer"},
+		{"another tree", "Fix\n\n" + approved(other) + "\n", "approves tree bbbbbbbbbbbb, but the commit's tree is aaaaaaaaaaaa"},
+		{"two, one of this tree", "Fix\n\n" + approved(other) + "\n" + approved(tree) + "\n", "2 Diffgate-Approved trailers"},
+		{"two of this tree", "Fix\n\n" + approved(tree) + "\n" + approved(tree) + "\n", "2 Diffgate-Approved trailers"},
+		{"no tree", "Fix\n\nDiffgate-Approved: yes please\n", "malformed"},
+		{"a longer word", "Fix\n\n" + approved(tree) + "x\n", "malformed"},
+		{"not in the final block", "Fix\n\n" + approved(tree) + "\n\nMore.\n", "final trailer block"},
+		{"a red commit", "test(#87): red — 1 failing\n\nTDD-Phase: red\nTDD-Failing: t[a\n" + approved(tree) + "\nX-Pad: ]\n",
+			"a git tdd gate commit (TDD-Phase: red), which lands only through an approved git tdd merge"},
+		{"a green commit", "feat(#87): green\n\n" + approved(tree) + "\nTDD-Phase: green\n", "gate commit (TDD-Phase: green)"},
+		{"a git tdd merge", "Merge #87: x\n\nTDD-Issue: 87\n" + approved(tree) + "\n", ""},
 	}
 	for _, tt := range tests {
-		got := verifyCommit(gitx.TrailedCommit{ID: "c", Tree: tree, Trailers: map[string][]string{TrailerKey: tt.values}})
+		got := approvalProblem(tree, tt.msg)
 		if (tt.want == "" && got != "") || !strings.Contains(got, tt.want) {
-			t.Errorf("%v: got %q, want %q", tt.values, got, tt.want)
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"io"
 	"os"
 	"regexp"
-	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/hooks"
@@ -171,9 +171,12 @@ func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string, gating bool)
 		return nil
 	}
 	// Unchanged content (a message-only --amend, an empty commit): the approval
-	// of HEAD's tree carries over.
-	if m := trailerTree.FindStringSubmatch(head.Message); m != nil && m[1] == t.Tree {
-		return repo.AddTrailer(env.Ctx, msgFile, strings.TrimSpace(m[0]))
+	// of HEAD's tree carries over, when HEAD holds one as verify reads it (in
+	// its final trailer block, one, well formed, not a git tdd gate commit),
+	// written anew rather than copied.
+	if approvalProblem(t.Tree, head.Message) == "" {
+		a, _ := commitmsg.ParseApproval(head.Message)
+		return repo.AddTrailer(env.Ctx, msgFile, review.Trailer(a.Time, t.Tree))
 	}
 	if at, ok := st.ReviewedAt(t.BaseCommit); ok {
 		return repo.AddTrailer(env.Ctx, msgFile, review.Trailer(at, t.Tree))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
@@ -47,6 +48,9 @@ func (c *ReviewCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
+	if err := notGateCommit(env, repo, c.Branch, c.To); err != nil {
+		return err
+	}
 	cfg, err := env.GateConfig(repo, "HEAD")
 	if err != nil {
 		return err
@@ -59,6 +63,21 @@ func (c *ReviewCmd) Run(env *cmdline.Env) error {
 		return nil
 	}
 	fmt.Fprintf(env.Stdout, "Now move it, for example: git update-ref refs/heads/%s %s %s\n", c.Branch, c.To, t.BaseCommit)
+	return nil
+}
+
+// notGateCommit refuses, before anyone reviews it, a move to a commit git tdd
+// wrote as a gate: --strict never lets a branch move to one, approved or not.
+func notGateCommit(env *cmdline.Env, repo *gitx.Repo, branch, rev string) error {
+	found, err := repo.Commits(env.Ctx, rev)
+	if err != nil {
+		return err
+	}
+	if phase := commitmsg.Phase(found[rev].Message); phase != "" {
+		return exitcode.New(exitcode.Refused, "%s is a git tdd gate commit (%s: %s): %s moves to it only through git tdd merge, whatever a review says",
+			term.Line(rev, 80), commitmsg.PhaseKey, term.Line(phase, 40), branch).
+			WithHint("merge its workflow with git tdd merge, which proves it again and asks for your approval")
+	}
 	return nil
 }
 

@@ -9,9 +9,11 @@ import (
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // RefUpdate is one line of reference-transaction's input.
@@ -156,6 +158,9 @@ func hookRefs(env *cmdline.Env, repo *gitx.Repo, stdin io.Reader) error {
 		if !ok {
 			store.Audit(env.Ctx, state.AuditEntry{Command: "diffgate strict", Path: u.Ref, Tree: commits[u.New].Tree,
 				Parent: u.Old, Outcome: "refused", Detail: "moving " + u.Ref + " to " + u.New})
+			if phase := commitmsg.Phase(commits[u.New].Message); phase != "" {
+				return refuseGateCommit(u, phase)
+			}
 			return refuseMove(u)
 		}
 		if hasApproval(st, commits[u.New].Tree, approvalParents(commits[u.New], u)) {
@@ -229,16 +234,19 @@ func allowed(env *cmdline.Env, repo *gitx.Repo, st *state.State, commits map[str
 	if !created && next.Tree == commits[u.Old].Tree {
 		return true, nil // the content does not change (a message-only amend)
 	}
+	// a commit git tdd wrote as a gate is never the approved tip of a branch:
+	// it lands inside an approved git tdd merge (DESIGN §1)
+	gate := commitmsg.Phase(next.Message) != ""
 	parents := append([]string{u.Old}, next.Parents...)
 	if created {
 		parents = append([]string{""}, next.Parents...)
 	}
 	for _, p := range parents {
-		if st.FindApproval(next.Tree, p) != nil {
+		if !gate && st.FindApproval(next.Tree, p) != nil {
 			return true, nil
 		}
 	}
-	if st.IsReviewed(u.New) {
+	if !gate && st.IsReviewed(u.New) {
 		return true, nil
 	}
 	if created {
@@ -280,16 +288,29 @@ func signedWork(env *cmdline.Env, repo *gitx.Repo, u RefUpdate) (bool, error) {
 	if err != nil || signers == "" {
 		return false, err
 	}
-	commits, err := repo.FirstParentSigned(env.Ctx, u.Old+".."+u.New, signers, TrailerKey)
+	commits, err := repo.FirstParentSigned(env.Ctx, u.Old+".."+u.New, signers)
 	if err != nil || len(commits) == 0 {
 		return false, err
 	}
+	messages, err := messagesOf(env, repo, commits)
+	if err != nil {
+		return false, err
+	}
 	for _, c := range commits {
-		if verifyCommit(c) != "" || signatureProblem(c, "") != "" {
+		if approvalProblem(c.Tree, messages[c.ID]) != "" || signatureProblem(c, "") != "" {
 			return false, nil
 		}
 	}
 	return true, nil
+}
+
+// refuseGateCommit says why a branch does not move to a commit git tdd wrote
+// as a gate: no review of the move would make it one.
+func refuseGateCommit(u RefUpdate, phase string) error {
+	branch := strings.TrimPrefix(u.Ref, "refs/heads/")
+	return exitcode.New(exitcode.Refused, "refusing to move %s to %s: it is a git tdd gate commit (%s: %s), which lands only through git tdd merge (git diffgate --strict)",
+		branch, short(u.New), commitmsg.PhaseKey, term.Line(phase, 40)).
+		WithHint("merge its workflow with git tdd merge, which proves it again and asks for your approval")
 }
 
 func refuseMove(u RefUpdate) error {

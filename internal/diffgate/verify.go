@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // VerifyCmd checks the approvals (and, where the configuration asks for them,
@@ -20,8 +21,6 @@ type VerifyCmd struct {
 	Range string `arg:"" optional:"" placeholder:"RANGE" help:"The commits to check (default @{upstream}..HEAD), e.g. origin/main..HEAD."`
 	JSON  bool   `name:"json" help:"Print the result as JSON."`
 }
-
-var trailerValue = regexp.MustCompile(`\btree=([0-9a-f]{40,64})\b`)
 
 // CommitCheck is one commit as verify judged it.
 type CommitCheck struct {
@@ -74,12 +73,16 @@ func (c *VerifyCmd) Run(env *cmdline.Env) error {
 		return rangeError(err)
 	}
 	defer cleanup()
-	commits, err := repo.FirstParentSigned(env.Ctx, spec, signers, TrailerKey)
+	commits, err := repo.FirstParentSigned(env.Ctx, spec, signers)
 	if err != nil {
 		return rangeError(err)
 	}
+	messages, err := messagesOf(env, repo, commits)
+	if err != nil {
+		return err
+	}
 	for _, tc := range commits {
-		problem := verifyCommit(tc)
+		problem := approvalProblem(tc.Tree, messages[tc.ID])
 		if problem == "" && signers != "" {
 			problem = signatureProblem(tc, rep.Signers)
 		}
@@ -196,33 +199,48 @@ func orFile(signers string) string {
 	return signers
 }
 
-// verifyCommit says what is wrong with a commit's trailers, or "".
-func verifyCommit(c gitx.TrailedCommit) string {
-	values := c.Trailers[TrailerKey]
-	if len(values) == 0 {
-		return "no " + TrailerKey + " trailer"
+// messagesOf reads the messages of commits from their objects.
+func messagesOf(env *cmdline.Env, repo *gitx.Repo, commits []gitx.TrailedCommit) (map[string]string, error) {
+	ids := make([]string, len(commits))
+	for i, c := range commits {
+		ids[i] = c.ID
 	}
-	var named []string
-	for _, v := range values {
-		m := trailerValue.FindStringSubmatch(v)
-		if m == nil {
-			continue
-		}
-		if m[1] == c.Tree {
-			return ""
-		}
-		named = append(named, short(m[1]))
+	found, err := repo.Commits(env.Ctx, ids...)
+	if err != nil {
+		return nil, err
 	}
-	if len(named) == 0 {
-		return "its " + TrailerKey + " trailer names no tree"
+	out := make(map[string]string, len(found))
+	for id, c := range found {
+		out[id] = c.Message
 	}
-	return fmt.Sprintf("its trailer approves tree %s, but the commit's tree is %s", strings.Join(named, ", "), short(c.Tree))
+	return out, nil
+}
+
+// approvalProblem says why a commit of tree with message msg is not an
+// approved commit of a protected branch, or "" (DESIGN §1, §4): its
+// message's final trailer block holds exactly one Diffgate-Approved trailer,
+// well formed, of the commit's own tree, and the commit is not one git tdd
+// wrote as a gate (TDD-Phase), whose trailers an agent's test ids once wrote:
+// a gate commit lands only inside an approved git tdd merge, which approves it
+// with the rest of its branch.
+func approvalProblem(tree, msg string) string {
+	if phase := commitmsg.Phase(msg); phase != "" {
+		return fmt.Sprintf("a git tdd gate commit (%s: %s), which lands only through an approved git tdd merge", commitmsg.PhaseKey, phase)
+	}
+	a, err := commitmsg.ParseApproval(msg)
+	if err != nil {
+		return err.Error()
+	}
+	if a.Tree != tree {
+		return fmt.Sprintf("its trailer approves tree %s, but the commit's tree is %s", short(a.Tree), short(tree))
+	}
+	return ""
 }
 
 func printVerify(env *cmdline.Env, rep VerifyReport) {
 	for _, c := range rep.Commits {
 		if !c.OK {
-			fmt.Fprintf(env.Stdout, "%s %s: %s\n", short(c.Commit), c.Subject, c.Problem)
+			fmt.Fprintf(env.Stdout, "%s %s: %s\n", short(c.Commit), term.Line(c.Subject, 80), c.Problem)
 		}
 	}
 	if rep.Failed > 0 {

@@ -275,18 +275,21 @@ func (r *Repo) FirstParentSigned(ctx context.Context, rangeSpec, allowedSigners 
 }
 
 func (r *Repo) firstParent(ctx context.Context, rangeSpec, allowedSigners string, keys []string) ([]TrailedCommit, error) {
-	format := "%H%x1f%T%x1f%P%x1f%s"
+	// every field ends in a NUL, which no field can hold: a subject or a
+	// trailer is text an agent may write, and must not be able to end a
+	// record and start one of its own
+	format := "%H%x00%T%x00%P%x00%s%x00"
 	// rev-list never checks signatures (its %G? is always N): git log does,
 	// told not to print them on its own (log.showSignature)
 	args := []string{"rev-list", "--first-parent", "--no-commit-header"}
 	if allowedSigners != "" {
-		format += "%x1f%G?%x1f%GS%x1f%GK"
+		format += "%G?%x00%GS%x00%GK%x00"
 		args = []string{"-c", "gpg.ssh.allowedSignersFile=" + allowedSigners, "log", "--first-parent", "--no-show-signature", "--no-color"}
 	}
 	for _, k := range keys {
-		format += "%x1f%(trailers:key=" + k + ",valueonly,separator=%x1d)"
+		format += "%(trailers:key=" + k + ",valueonly,separator=%x1d)%x00"
 	}
-	args = append(args, "--format="+format+"%x1e", rangeSpec, "--")
+	args = append(args, "--format="+format, rangeSpec, "--")
 	out, err := r.output(ctx, args...)
 	if err != nil {
 		return nil, err
@@ -296,28 +299,39 @@ func (r *Repo) firstParent(ctx context.Context, rangeSpec, allowedSigners string
 
 // ParseTrailedCommits parses FirstParentTrailers' records: id, tree, parents,
 // subject, the signature's three fields when signed is set, then one field a
-// key whose values are separated by 0x1d.
+// key whose values are separated by 0x1d; every field ends in a NUL, and git
+// puts a line feed between records.
 func ParseTrailedCommits(b []byte, signed bool, keys []string) ([]TrailedCommit, error) {
 	fixed := 4
 	if signed {
 		fixed = 7
 	}
+	n := fixed + len(keys)
+	f := strings.Split(string(b), "\x00")
+	if last := f[len(f)-1]; strings.Trim(last, "\n") != "" {
+		return nil, fmt.Errorf("rev-list: malformed output %q", clip([]byte(last)))
+	}
+	f = f[:len(f)-1]
+	if len(f)%n != 0 {
+		return nil, fmt.Errorf("rev-list: %d fields, not records of %d", len(f), n)
+	}
 	var out []TrailedCommit
-	for _, rec := range bytes.Split(b, []byte{0x1e}) {
-		rec = bytes.Trim(rec, "\n")
-		if len(rec) == 0 {
-			continue
+	for i := 0; i < len(f); i += n {
+		rec := f[i : i+n]
+		c := TrailedCommit{ID: strings.TrimPrefix(rec[0], "\n"), Tree: rec[1], Parents: strings.Fields(rec[2]), Subject: rec[3], Trailers: map[string][]string{}}
+		if !isHex([]byte(c.ID)) || !isHex([]byte(c.Tree)) {
+			return nil, fmt.Errorf("rev-list: malformed record %q", clip([]byte(strings.Join(rec, " "))))
 		}
-		f := strings.Split(string(rec), "\x1f")
-		if len(f) != fixed+len(keys) {
-			return nil, fmt.Errorf("rev-list: malformed record %q", clip(rec))
+		for _, p := range c.Parents {
+			if !isHex([]byte(p)) {
+				return nil, fmt.Errorf("rev-list: malformed parent %q", clip([]byte(p)))
+			}
 		}
-		c := TrailedCommit{ID: f[0], Tree: f[1], Parents: strings.Fields(f[2]), Subject: f[3], Trailers: map[string][]string{}}
 		if signed {
-			c.Signature, c.Signer, c.Key = f[4], f[5], f[6]
+			c.Signature, c.Signer, c.Key = rec[4], rec[5], rec[6]
 		}
-		for i, k := range keys {
-			for _, v := range strings.Split(f[fixed+i], "\x1d") {
+		for j, k := range keys {
+			for _, v := range strings.Split(rec[fixed+j], "\x1d") {
 				if v = strings.TrimSpace(v); v != "" {
 					c.Trailers[k] = append(c.Trailers[k], v)
 				}

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/review"
@@ -59,6 +61,11 @@ func (f *Flow) file(pos Position, draft []byte, snapshot map[string][]byte) erro
 	title, ok := Title(draft)
 	if !ok {
 		fmt.Fprintf(w, "%s has no title: its first heading must be a line '# <title>'\n", pos.Draft)
+		return f.afterFailure(false)
+	}
+	// the title becomes the subject of the audit commit the human signs
+	if err := commitmsg.CheckValue(auditSubject(math.MaxInt32, title, f.slug)); err != nil {
+		fmt.Fprintf(w, "%s: the title cannot be a commit's subject: %v\n", pos.Draft, err)
 		return f.afterFailure(false)
 	}
 	labels, body := Labels(draft), WithAuditComment(Body(draft), snapshot)
@@ -476,14 +483,24 @@ func (f *Flow) commitOnce(number int, url, title string, paths, blobs []string) 
 	if err != nil {
 		return "", nil, err
 	}
-	msg := fmt.Sprintf("Audit trail of issue #%d: %s\n\nThe brief, drafts, feedback and verdicts of %s, filed by git tdd issue\nafter a human approved it on the terminal.\n\n",
-		number, oneLine(title, f.slug), url)
+	subject := auditSubject(number, title, f.slug)
+	if err := commitmsg.CheckValue(url); err != nil {
+		return "", nil, fmt.Errorf("the issue's URL cannot be written into the audit commit: %w", err)
+	}
+	body := fmt.Sprintf("The brief, drafts, feedback and verdicts of %s, filed by git tdd issue\nafter a human approved it on the terminal.", url)
+	if _, err := commitmsg.Build(subject, body); err != nil {
+		return "", nil, err
+	}
 	a, err := review.Record(f.Ctx, f.Store, review.Target{Base: head, BaseCommit: head, Tree: tree}, &analysis.Report{},
 		fmt.Sprintf("issue #%d audit", number), "tdd issue")
 	if err != nil {
 		return "", nil, err
 	}
-	commit, err := f.Repo.CommitOnHead(f.Ctx, head, tree, msg+review.Trailer(a.Time, a.Tree)+"\n", f.Sign)
+	msg, err := commitmsg.Build(subject, body, commitmsg.ApprovalTrailer(a.Time, a.Tree))
+	if err != nil {
+		return "", nil, err
+	}
+	commit, err := f.Repo.CommitOnHead(f.Ctx, head, tree, msg, f.Sign)
 	if err != nil {
 		return "", nil, err
 	}
@@ -503,6 +520,11 @@ func sha(data []byte) string {
 func (f *Flow) audit(outcome, detail string) {
 	f.Store.Audit(f.Ctx, state.AuditEntry{Command: "tdd issue", Issue: f.slug, Path: f.dir, ApprovedBy: "tty",
 		Outcome: outcome, Detail: state.CleanPath(detail)})
+}
+
+// auditSubject is the subject of the audit commit of issue number.
+func auditSubject(number int, title, slug string) string {
+	return fmt.Sprintf("Audit trail of issue #%d: %s", number, oneLine(title, slug))
 }
 
 // oneLine is a title fit for a commit's subject.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/state"
@@ -221,7 +222,11 @@ func (e *Env) backup(w *state.Workflow) (string, error) {
 	if _, err := os.Stat(w.Worktree); err == nil {
 		// the snapshot is a tip too: not git status, which hides edits to
 		// skip-worktree files
-		snap, err := e.Repo.At(w.Worktree).Snapshot(e.Ctx, fmt.Sprintf("git tdd abort: uncommitted work of #%s\n", w.Issue))
+		msg, err := commitmsg.Build(fmt.Sprintf("git tdd abort: uncommitted work of #%s", w.Issue), "")
+		if err != nil {
+			return "", err
+		}
+		snap, err := e.Repo.At(w.Worktree).Snapshot(e.Ctx, msg)
 		if err != nil && !strings.Contains(err.Error(), "nothing to save") {
 			return "", err
 		}
@@ -253,7 +258,11 @@ func (e *Env) saveTips(w *state.Workflow, snapshot string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		msg := fmt.Sprintf("git tdd abort: everything #%s held\n\nIts parents are the %d commits no ref kept: the branch, the worktree's HEAD and what it pointed at before.\n", w.Issue, len(tips))
+		msg, err := commitmsg.Build(fmt.Sprintf("git tdd abort: everything #%s held", w.Issue),
+			fmt.Sprintf("Its parents are the %d commits no ref kept: the branch, the worktree's HEAD and what it pointed at before.", len(tips)))
+		if err != nil {
+			return "", err
+		}
 		if target, err = e.Repo.CommitTree(e.Ctx, tree, tips, msg); err != nil {
 			return "", err
 		}

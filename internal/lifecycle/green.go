@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"fmt"
 
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
@@ -57,7 +58,11 @@ func (e *Env) Green(issue string) (err error) {
 		return e.update(w.Issue, func(w *state.Workflow) error { w.Attempts.Green = 0; return nil })
 	}
 	passing := len(res.With(runner.Passed))
-	msg := fmt.Sprintf("feat(#%s): green — %d passing\n\nProved by git tdd green against the red %s.\n\n%s: green\n", w.Issue, passing, short(red.ID), PhaseTrailer)
+	msg, err := commitmsg.Build(fmt.Sprintf("feat(#%s): green — %d passing", w.Issue, passing),
+		fmt.Sprintf("Proved by git tdd green against the red %s.", short(red.ID)), commitmsg.Trailer{Key: PhaseTrailer, Value: "green"})
+	if err != nil {
+		return exitcode.With(exitcode.Refused, err).WithHint("nothing was committed")
+	}
 	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, msg, p.sign())
 	if err != nil {
 		return err

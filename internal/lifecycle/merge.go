@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/review"
@@ -15,7 +16,7 @@ import (
 )
 
 // MergeTrailer is the trailer a merge commit carries for its issue.
-const MergeTrailer = "TDD-Issue"
+const MergeTrailer = commitmsg.IssueKey
 
 // Merge re-runs the tests and the lint, shows the diff-gate review of the whole
 // branch against its base, and after APPROVE on the terminal merges it with
@@ -100,6 +101,7 @@ type mergePlan struct {
 	branchTip    string
 	baseCheckout string // the worktree where the base is checked out, if any
 	proved       *Proved
+	subject      string // the merge commit's, checked
 }
 
 // prepareMerge checks everything that could stop the merge, without changing
@@ -164,12 +166,33 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 			WithDetail(indent(conflicts)...).
 			WithHint("in the worktree, merge %s into %s and resolve, then git tdd green", w.Base, w.Branch)
 	}
+	subject, err := mergeSubject(w)
+	if err != nil {
+		return nil, exitcode.With(exitcode.Refused, err).
+			WithHint("the subject of #%s is in %s (git tdd status shows it): make it one line of printable text; nothing was merged", w.Issue, e.Store.Path())
+	}
 	proved, err := e.reprove(cfg, red, fork, tree, labelOf(w.Issue))
 	if err != nil {
 		return nil, addHint(err, "nothing was merged")
 	}
 	return &mergePlan{cfg: cfg, target: review.Target{Base: baseTip, BaseCommit: baseTip, Tree: tree},
-		baseTip: baseTip, branchTip: branchTip, baseCheckout: checkout, proved: proved}, nil
+		baseTip: baseTip, branchTip: branchTip, baseCheckout: checkout, proved: proved, subject: subject}, nil
+}
+
+// mergeSubject is the merge commit's subject, "Merge #N: <subject>" (the
+// branch's name when start was given none), checked (commitmsg.CheckValue):
+// at start, and again before anyone is asked to approve the merge, since
+// state.toml, where the subject waits, is anyone's to edit.
+func mergeSubject(w *state.Workflow) (string, error) {
+	subject := w.Subject
+	if subject == "" {
+		subject = w.Branch
+	}
+	line := fmt.Sprintf("Merge #%s: %s", w.Issue, subject)
+	if err := commitmsg.CheckValue(line); err != nil {
+		return "", fmt.Errorf("the merge commit's subject cannot be written: %w", err)
+	}
+	return line, nil
 }
 
 // addHint says, after a refusal's own words, what it means for the command.
@@ -212,11 +235,10 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (st
 	if err != nil {
 		return "", err
 	}
-	subject := w.Subject
-	if subject == "" {
-		subject = w.Branch
+	msg, err := commitmsg.Build(plan.subject, "", commitmsg.Trailer{Key: MergeTrailer, Value: w.Issue}, commitmsg.ApprovalTrailer(a.Time, a.Tree))
+	if err != nil {
+		return "", exitcode.With(exitcode.Refused, err).WithHint("nothing was merged")
 	}
-	msg := fmt.Sprintf("Merge #%s: %s\n\n%s: %s\n%s\n", w.Issue, subject, MergeTrailer, w.Issue, review.Trailer(a.Time, a.Tree))
 	// signed like the user's own commits: git diffgate verify may require it
 	commit, err := e.Repo.CommitTreeSigned(e.Ctx, plan.target.Tree, []string{plan.baseTip, plan.branchTip}, msg, e.Repo.SignsCommits(e.Ctx))
 	if err != nil {

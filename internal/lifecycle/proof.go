@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
@@ -20,8 +21,8 @@ import (
 // The trailers of the lifecycle's commits: they are what the proofs read
 // back from git, never state.toml.
 const (
-	PhaseTrailer   = "TDD-Phase"
-	FailingTrailer = "TDD-Failing"
+	PhaseTrailer   = commitmsg.PhaseKey
+	FailingTrailer = commitmsg.FailingKey
 )
 
 // RedCommit is a red as the branch's history records it.

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/runner"
@@ -65,7 +66,11 @@ func (e *Env) Red(issue string) (err error) {
 	if v.Kind != KindRed {
 		return e.refuse(w, "tdd red", v, func(w *state.Workflow) { w.Attempts.Red++ })
 	}
-	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, redMessage(w.Issue, v.Failing, len(changed)), p.sign())
+	msg, err := redMessage(w.Issue, v.Failing, len(changed))
+	if err != nil {
+		return exitcode.With(exitcode.Refused, err).WithHint("nothing was committed")
+	}
+	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, msg, p.sign())
 	if err != nil {
 		return err
 	}
@@ -166,7 +171,11 @@ func (e *Env) refuse(w *state.Workflow, command string, v Verdict, count func(*s
 	for _, id := range v.List {
 		detail = append(detail, "  "+id)
 	}
-	return exitcode.New(v.Code, "%s", v.Message).WithDetail(detail...)
+	err := exitcode.New(v.Code, "%s", v.Message).WithDetail(detail...)
+	if v.Hint != "" {
+		err.WithHint("%s", v.Hint)
+	}
+	return err
 }
 
 // refused reports a refusal that is not a test verdict (the frozen surface);
@@ -265,18 +274,16 @@ func attachFiles(dir string, res *runner.Result, changed map[string]bool) {
 }
 
 // redMessage is the red commit's message: every failing id is a trailer, so
-// that the proof at merge and in CI reads them from git.
-func redMessage(issue string, failing []string, changedFiles int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "test(#%s): red — %d failing\n\n", issue, len(failing))
+// that the proof at merge and in CI reads them from git. An id that cannot be
+// one refuses it (commitmsg.Build).
+func redMessage(issue string, failing []string, changedFiles int) (string, error) {
+	body := "Proved by git tdd red: the tests below fail, by assertion or because what they\nimport does not exist yet."
 	if len(failing) == 0 {
-		fmt.Fprintf(&b, "The tests fail with %d changed test files.\n\n", changedFiles)
-	} else {
-		b.WriteString("Proved by git tdd red: the tests below fail, by assertion or because what they\nimport does not exist yet.\n\n")
+		body = fmt.Sprintf("The tests fail with %d changed test files.", changedFiles)
 	}
-	fmt.Fprintf(&b, "%s: red\n", PhaseTrailer)
+	trailers := []commitmsg.Trailer{{Key: PhaseTrailer, Value: "red"}}
 	for _, id := range failing {
-		fmt.Fprintf(&b, "%s: %s\n", FailingTrailer, id)
+		trailers = append(trailers, commitmsg.Trailer{Key: FailingTrailer, Value: id})
 	}
-	return b.String()
+	return commitmsg.Build(fmt.Sprintf("test(#%s): red — %d failing", issue, len(failing)), body, trailers...)
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -21,6 +22,7 @@ type Verdict struct {
 	Message string
 	List    []string // the tests the message is about
 	Attempt bool     // this run counts against [test] max_retries
+	Hint    string   // what to do next, when the message does not say
 }
 
 // The kinds of verdicts.
@@ -35,6 +37,9 @@ const (
 	KindEscalate   = "escalate"
 	KindFailing    = "still-failing"
 	KindMissing    = "missing"
+	// KindUnwritable: a failing test's id cannot be written into the red
+	// commit's message (commitmsg.CheckValue)
+	KindUnwritable = "unwritable-id"
 )
 
 // RedInput is what red decides on.
@@ -101,6 +106,11 @@ func RouteRed(in RedInput) Verdict {
 	if len(ours)+len(natural) > 0 {
 		failing := append(append([]string{}, ours...), natural...)
 		sort.Strings(failing)
+		if bad := unwritable(failing); len(bad) > 0 {
+			return Verdict{Code: exitcode.Refused, Kind: KindUnwritable, List: bad,
+				Message: fmt.Sprintf("a failing test's id cannot be written into the red commit: each id is a %s trailer of it, and must be one line of printable text of at most %d bytes", FailingTrailer, commitmsg.MaxValue),
+				Hint:    "name the test without it (pytest: ids= of parametrize, or pytest.param(..., id=...)); nothing was committed"}
+		}
 		return Verdict{Code: exitcode.OK, Kind: KindRed, Failing: failing, List: failing, Message: redMessageOf(len(ours), len(natural))}
 	}
 	switch {
@@ -116,6 +126,18 @@ func RouteRed(in RedInput) Verdict {
 	}
 	return Verdict{Code: exitcode.Refused, Kind: KindErrorsOnly, List: errorIDs(r),
 		Message: "not a red: the tests break with errors (setup, fixtures, collection), none fails by assertion"}
+}
+
+// unwritable are the ids that cannot be a trailer's value, each escaped with
+// the reason: refused, never rewritten.
+func unwritable(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if err := commitmsg.CheckValue(id); err != nil {
+			out = append(out, err.Error())
+		}
+	}
+	return out
 }
 
 func redMessageOf(assertions, files int) string {

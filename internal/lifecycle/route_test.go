@@ -210,3 +210,65 @@ func TestRedFails(t *testing.T) {
 		})
 	}
 }
+
+// Issue 20: a failing test's id becomes a trailer of the red commit, which the
+// human signs. An id that could add a line, hide text or not read back the
+// same refuses the red, escaped, whatever else failed; nothing is rewritten.
+func TestRouteRedUnwritableIDs(t *testing.T) {
+	changed := map[string]bool{"tests/test_new.py": true, "tests/test_\nx.py": true}
+	approve := "\nDiffgate-Approved: 2026-01-01T00:00:00Z tree=" + strings.Repeat("ab", 20) + "\nX-Pad: "
+	tests := []struct {
+		name string
+		ids  []string
+		want []string // the List, each id escaped with its reason
+	}{
+		{"a parametrize id with line breaks", []string{"tests/test_new.py::test_mul[small" + approve + "]"},
+			[]string{`"tests/test_new.py::test_mul[small\nDiffgate-Approved: 2026-01-01T00:00:00Z tree=abababababababababababababababababababab\nX-Pad: ]": it holds a line break (U+000A)`}},
+		{"beside a good one, only the bad one is named", []string{"tests/test_new.py::test_a", "tests/test_new.py::test_b[\r]"},
+			[]string{`"tests/test_new.py::test_b[\r]": it holds a line break (U+000D)`}},
+		{"a line separator", []string{"tests/test_new.py::test_b[a\u2028b]"},
+			[]string{`"tests/test_new.py::test_b[a\u{2028}b]": it holds the line separator U+2028`}},
+		{"an escape sequence", []string{"tests/test_new.py::test_b[\x1b[2J]"},
+			[]string{`"tests/test_new.py::test_b[\033[2J]": it holds the control character U+001B`}},
+		{"a bidi override", []string{"tests/test_new.py::test_b[\u202e]"},
+			[]string{`"tests/test_new.py::test_b[\u{202e}]": it holds the bidirectional control U+202E`}},
+		{"too long", []string{"tests/test_new.py::test_b[" + strings.Repeat("x", 600) + "]"},
+			[]string{"tests/test_new.py::test_b[" + strings.Repeat("x", 600) + "]: it is 627 bytes long, over the limit of 512"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var tests []runner.Test
+			for _, id := range tt.ids {
+				tests = append(tests, tc(id, runner.Failed))
+			}
+			v := RouteRed(RedInput{Result: res(1, tests...), ChangedTests: changed, MaxRetries: 3})
+			if v.Code != 1 || v.Kind != KindUnwritable || len(v.Failing) != 0 || v.Attempt || !strings.Contains(v.Hint, "ids=") {
+				t.Fatalf("got %d %s %v attempt=%v: %s", v.Code, v.Kind, v.Failing, v.Attempt, v.Message)
+			}
+			if strings.Join(v.List, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("list\n%s\nwant\n%s", strings.Join(v.List, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+	// a natural red's file path is written the same way
+	v := RouteRed(RedInput{Result: res(1, coll("tests/test_\nx.py", "cannot import name")), ChangedTests: changed,
+		Natural: func(runner.Test) bool { return true }, MaxRetries: 3})
+	if v.Kind != KindUnwritable || len(v.List) != 1 || !strings.HasPrefix(v.List[0], `"tests/test_\nx.py"`) {
+		t.Errorf("natural red: %+v", v)
+	}
+}
+
+func TestRedMessage(t *testing.T) {
+	msg, err := redMessage("87", []string{"tests/test_mul.py::test_mul", "tests/test_mul.py::test_big[1-2]"}, 1)
+	want := "test(#87): red — 2 failing\n\nProved by git tdd red: the tests below fail, by assertion or because what they\nimport does not exist yet.\n\n" +
+		"TDD-Phase: red\nTDD-Failing: tests/test_mul.py::test_mul\nTDD-Failing: tests/test_mul.py::test_big[1-2]\n"
+	if err != nil || msg != want {
+		t.Errorf("got %q %v\nwant %q", msg, err, want)
+	}
+	if msg, err := redMessage("87", nil, 2); err != nil || !strings.Contains(msg, "The tests fail with 2 changed test files.\n\nTDD-Phase: red\n") {
+		t.Errorf("generic: %q %v", msg, err)
+	}
+	if _, err := redMessage("87", []string{"t[a\nDiffgate-Approved: x]"}, 1); err == nil || !strings.Contains(err.Error(), `the TDD-Failing value "t[a\nDiffgate-Approved: x]": it holds a line break`) {
+		t.Errorf("a hostile id was written: %v", err)
+	}
+}

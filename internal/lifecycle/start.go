@@ -61,6 +61,13 @@ func (e *Env) Start(o StartOptions) error {
 	if err := e.Repo.CheckBranchName(e.Ctx, branch); err != nil {
 		return exitcode.With(exitcode.Usage, err)
 	}
+	if _, err := mergeSubject(&state.Workflow{Issue: o.Issue, Subject: subject, Branch: branch}); err != nil {
+		hint := "give it one line of printable text with --subject"
+		if o.Subject == "" && subject != "" {
+			hint = "the subject is the LLD's title; give another with --subject"
+		}
+		return exitcode.With(exitcode.Usage, err).WithHint("%s; nothing was started", hint)
+	}
 	if _, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+branch); err == nil {
 		return exitcode.New(exitcode.Usage, "branch %s already exists", branch).WithHint("delete it (git branch -D %s), or set [worktree] branch", branch)
 	}

@@ -37,7 +37,9 @@ type VerifyReport struct {
 // each merge's first parent.
 //
 // With all, every commit of the chain must be such a merge: nothing reaches
-// the branch without a proved cycle.
+// the branch without a proved cycle. A commit git tdd wrote as a gate
+// (TDD-Phase) is refused on the chain in any case: red and green reach a
+// branch only as the second parent of a git tdd merge.
 func (e *Env) Verify(rangeSpec string, all, asJSON bool) error {
 	spec := rangeSpec
 	if spec == "" {
@@ -46,7 +48,7 @@ func (e *Env) Verify(rangeSpec string, all, asJSON bool) error {
 	if strings.HasPrefix(spec, "-") {
 		return exitcode.New(exitcode.Usage, "invalid range %q", spec)
 	}
-	commits, err := e.Repo.FirstParentTrailers(e.Ctx, spec, MergeTrailer)
+	commits, err := e.Repo.FirstParentTrailers(e.Ctx, spec, MergeTrailer, PhaseTrailer)
 	if err != nil {
 		ee := exitcode.With(exitcode.Usage, err)
 		if rangeSpec == "" {
@@ -63,6 +65,10 @@ func (e *Env) Verify(rangeSpec string, all, asJSON bool) error {
 		c := commits[i]
 		var m MergeCheck
 		switch {
+		case len(c.Trailers[PhaseTrailer]) > 0:
+			// red and green land inside an approved merge, never on the branch itself
+			m = MergeCheck{Commit: c.ID, Subject: c.Subject, ExitCode: exitcode.Refused,
+				Problem: fmt.Sprintf("a git tdd gate commit (%s: %s) on the first-parent chain: it lands only through git tdd merge", PhaseTrailer, c.Trailers[PhaseTrailer][0])}
 		case len(c.Trailers[MergeTrailer]) > 0:
 			m = e.verifyMerge(c, cfgAt)
 		case all:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/state"
@@ -167,12 +168,12 @@ func Record(ctx context.Context, store *state.Store, t Target, rep *analysis.Rep
 }
 
 // TrailerKey names the trailer of a commit that lands an approval.
-const TrailerKey = "Diffgate-Approved"
+const TrailerKey = commitmsg.ApprovedKey
 
 // Trailer is the trailer recording an approval of tree at time at: what git
 // diffgate's prepare-commit-msg hook adds, and git tdd's own commits carry.
 func Trailer(at time.Time, tree string) string {
-	return fmt.Sprintf("%s: %s tree=%s", TrailerKey, at.UTC().Format(time.RFC3339), tree)
+	return commitmsg.FormatApproval(at, tree)
 }
 
 // Log records an outcome that approved nothing: "rejected" by a human, or

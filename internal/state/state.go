@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -179,17 +180,32 @@ func Parse(data []byte, path string) (*State, error) {
 	case st.Version < 1:
 		return nil, &CorruptError{Path: path, Err: errors.New("missing or invalid version")}
 	}
-	for i, a := range st.Approvals {
-		if a.Tree == "" {
-			return nil, &CorruptError{Path: path, Err: fmt.Errorf("approval %d has no tree", i+1)}
-		}
-	}
-	for key, w := range st.Workflows {
-		if err := w.check(key); err != nil {
-			return nil, &CorruptError{Path: path, Err: err}
-		}
+	if err := st.check(); err != nil {
+		return nil, &CorruptError{Path: path, Err: err}
 	}
 	return st, nil
+}
+
+// check refuses a state git tdd could not have written. Parse applies it to
+// what it reads and Update to what it would write, so that a state it writes
+// is always one it reads back, whatever a test or a file is called.
+func (st *State) check() error {
+	for i, a := range st.Approvals {
+		if a.Tree == "" {
+			return fmt.Errorf("approval %d has no tree", i+1)
+		}
+	}
+	keys := make([]string, 0, len(st.Workflows))
+	for key := range st.Workflows {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		if err := st.Workflows[key].check(key); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Encode writes the state as TOML.
@@ -219,6 +235,9 @@ func (s *Store) Update(ctx context.Context, fn func(*State) error) error {
 	}
 	if err := fn(st); err != nil {
 		return err
+	}
+	if err := st.check(); err != nil {
+		return fmt.Errorf("refusing to write %s, which could not be read back: %w", s.Path(), err)
 	}
 	data, err := Encode(st)
 	if err != nil {

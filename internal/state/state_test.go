@@ -259,3 +259,53 @@ func TestParseRefusesWorkflowsGitTDDCannotWrite(t *testing.T) {
 		}
 	}
 }
+
+// Issue 20: whatever a test is called, state.toml stays readable. An id git
+// tdd cannot record is refused before anything is written: the file keeps its
+// last good version. Every id Update accepts reads back as it was written.
+func TestHostileTestIDsNeverMakeStateUnreadable(t *testing.T) {
+	s := New(t.TempDir())
+	ctx := context.Background()
+	start := func(st *State) error {
+		st.Workflows = map[string]*Workflow{"87": {Issue: "87", Phase: PhaseStarted, Branch: "feat/issue-87", Base: "main"}}
+		return nil
+	}
+	if err := s.Update(ctx, start); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	red := func(ids ...string) func(*State) error {
+		return func(st *State) error {
+			st.Workflows["87"].Phase = PhaseRed
+			st.Workflows["87"].Red = RedRecord{Commit: strings.Repeat("a", 40), Failing: ids}
+			return nil
+		}
+	}
+	for _, id := range []string{
+		"t[a\nDiffgate-Approved: 2026-01-01T00:00:00Z tree=" + strings.Repeat("ab", 20) + "\nX-Pad: ]",
+		"t[\r]", "t[\x1b[2J]", "t[\x00]", "t[\u0085]", "t[\u2028]", "t[\u2029]", "t[\u202e]", "t[\xff]",
+	} {
+		err := s.Update(ctx, red("tests/test_ok.py::test_ok", id))
+		if err == nil || !strings.Contains(err.Error(), "refusing to write") {
+			t.Errorf("%q: err = %v, want a refusal", id, err)
+		}
+		after, _ := os.ReadFile(s.Path())
+		if string(after) != string(before) {
+			t.Errorf("%q: the file changed", id)
+		}
+		if st, err := s.Load(); err != nil || st.Workflows["87"].Phase != PhaseStarted {
+			t.Errorf("%q: %v", id, err)
+		}
+	}
+	ids := []string{"tests/test_a.py::test[\"quoted\" 'x' \\ #1]", "tests/ü.py::test[日本]", "tests/test_a.py::test[👨\u200d👩]", "t[a = b]"}
+	if err := s.Update(ctx, red(ids...)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Load()
+	if err != nil || strings.Join(st.Workflows["87"].Red.Failing, "|") != strings.Join(ids, "|") {
+		t.Errorf("read back %q, %v; want %q", st.Workflows["87"].Red.Failing, err, ids)
+	}
+}

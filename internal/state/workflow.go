@@ -6,7 +6,9 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
+	"unicode/utf8"
+
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 )
 
 // The phases of a git tdd workflow (DESIGN §5).
@@ -56,22 +58,14 @@ func (w *Workflow) check(key string) error {
 		w.Red.Commit, w.Green.Commit, w.Merged, w.Backup}, w.Context...)
 	fields = append(fields, w.Red.Failing...)
 	for _, f := range fields {
-		if i := strings.IndexFunc(f, unprintable); i >= 0 {
+		if !utf8.ValidString(f) {
+			return fmt.Errorf("workflow %q: a value is not valid UTF-8", key)
+		}
+		if i := strings.IndexFunc(f, commitmsg.Unprintable); i >= 0 {
 			return fmt.Errorf("workflow %q: a value holds the control character %U", key, []rune(f[i:])[0])
 		}
 	}
 	return nil
-}
-
-// unprintable is a control character, or one that reorders text (the bidi
-// controls; a zero-width joiner, as in emoji, is fine).
-func unprintable(r rune) bool {
-	switch {
-	case unicode.IsControl(r), r == 0x061c, r == 0x200e, r == 0x200f,
-		0x202a <= r && r <= 0x202e, 0x2066 <= r && r <= 0x2069:
-		return true
-	}
-	return false
 }
 
 // Run is where git tdd run is in seed 002's graph, saved after every step so

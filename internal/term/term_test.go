@@ -65,6 +65,8 @@ func TestPath(t *testing.T) {
 		"rtl\u202eexe":   `"rtl\u{202e}exe"`,
 		"zero\u200bwide": `"zero\u{200b}wide"`,
 		"c1\u009bx":      `"c1\u{009b}x"`,
+		"line\u2028sep":  `"line\u{2028}sep"`,
+		"para\u2029sep":  `"para\u{2029}sep"`,
 	}
 	for in, want := range tests {
 		if got := Path(in); got != want {
