@@ -9,7 +9,7 @@ import (
 )
 
 // PrintError is the one error printer: "prog: error: msg", the detail lines,
-// then "hint: …" saying what to run next. Every line goes through Line: a
+// then "hint: …" saying what to run next. Every line goes through Message: a
 // message can quote a path or content an agent chose, and that must not be able
 // to rewrite the screen.
 func PrintError(w io.Writer, prog string, err error) {
@@ -17,21 +17,21 @@ func PrintError(w io.Writer, prog string, err error) {
 		return
 	}
 	msg := strings.Split(strings.TrimSpace(err.Error()), "\n")
-	fmt.Fprintf(w, "%s: error: %s\n", prog, Line(msg[0], 0))
+	fmt.Fprintf(w, "%s: error: %s\n", prog, Message(msg[0]))
 	detail, hint := exitcode.Lines(err)
 	for _, d := range append(msg[1:], detail...) {
 		for _, l := range strings.Split(d, "\n") {
-			fmt.Fprintln(w, Line(l, 0))
+			fmt.Fprintln(w, Message(l))
 		}
 	}
 	for _, h := range strings.Split(hint, "\n") {
 		if h != "" {
-			fmt.Fprintf(w, "hint: %s\n", Line(h, 0))
+			fmt.Fprintf(w, "hint: %s\n", Message(h))
 		}
 	}
 }
 
 // Warn prints "prog: warning: msg".
 func Warn(w io.Writer, prog, format string, args ...any) {
-	fmt.Fprintf(w, "%s: warning: %s\n", prog, Line(fmt.Sprintf(format, args...), 0))
+	fmt.Fprintf(w, "%s: warning: %s\n", prog, Message(fmt.Sprintf(format, args...)))
 }

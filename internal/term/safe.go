@@ -172,6 +172,23 @@ func Line(s string, max int) string {
 	if plain(s) && (max <= 0 || len(s) <= max) {
 		return s
 	}
+	return render(s, max, true)
+}
+
+// Message renders a line of a message of ours for a terminal, as Line does,
+// but leaves backslashes alone: a message quotes values already escaped (Path's
+// "a\u{2028}b"), and doubling their backslashes would misquote them. What an
+// agent wrote and slipped in unescaped still cannot hide or rewrite anything.
+func Message(s string) string {
+	if plain(s) {
+		return s
+	}
+	return render(s, 0, false)
+}
+
+// render is Line's and Message's slow path; unambiguous doubles the
+// backslashes that come before what reads as an escape.
+func render(s string, max int, unambiguous bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	var rd reading
@@ -181,7 +198,7 @@ func Line(s string, max int) string {
 			fmt.Fprintf(&b, " … (%d more bytes)", len(s)-i)
 			break
 		}
-		if s[i] == '\\' {
+		if s[i] == '\\' && unambiguous {
 			j := i + 1
 			for j < len(s) && s[j] == '\\' {
 				j++

@@ -120,6 +120,14 @@ func TestPrintError(t *testing.T) {
 	if buf.String() != want {
 		t.Errorf("got %q, want %q", buf.String(), want)
 	}
+	// a value quoted with Path is shown as Path wrote it, its escapes not
+	// doubled; an invisible character slipped in unquoted is still escaped
+	buf.Reset()
+	PrintError(&buf, "git-tdd", exitcode.New(1, "id %s: refused", Path("t[a\u2028b]")).WithDetail("ok\ufe00"))
+	want = "git-tdd: error: id \"t[a\\u{2028}b]\": refused\nok\\u{fe00}\n"
+	if buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
 }
 
 func TestMatch(t *testing.T) {
