@@ -37,6 +37,11 @@ const (
 	ReasonChanged            Reason = "changed"
 	ReasonBinary             Reason = "binary"
 	ReasonSubmodule          Reason = "submodule"
+	// ReasonConverted: a checkout of the file is not its blob (attributes
+	// or core.autocrlf convert it); ReasonAttributes: a .gitattributes file
+	// changed, and with it how files check out.
+	ReasonConverted  Reason = "converted"
+	ReasonAttributes Reason = "attributes"
 )
 
 // Change is the input for one file: what git measured.
@@ -52,6 +57,22 @@ type Change struct {
 	Added       int64
 	Deleted     int64
 	Symbols     symbols.Verdict // what became of its definitions
+	// Converted names what makes a checkout of the file differ from its
+	// blob ("working-tree-encoding=SHIFT_JIS"), and Checkout is what it
+	// writes; AttributesFile: the file is a .gitattributes (either path).
+	Converted      []string
+	Checkout       *Checkout
+	AttributesFile bool
+}
+
+// Checkout is what a checkout writes for a file whose attributes convert it:
+// what git tdd's worktrees and CI's clone run, not the blob.
+type Checkout struct {
+	Text []byte // the first bytes, up to the review's limit
+	Blob []byte // the blob's, as far, to mark the lines that differ
+	Size int64
+	Same bool   // byte for byte the blob, though a filter command ran
+	Err  string // what git said when it could not check the file out
 }
 
 // Rules are the thresholds; the zero value is not useful, start from Defaults.
@@ -88,6 +109,10 @@ type FileReport struct {
 	MovedSymbols   []symbols.Move   `json:"moved_symbols"`
 	RenamedSymbols []symbols.Rename `json:"renamed_symbols"`
 	SymbolsNote    string           `json:"symbols_note"` // why definitions were not compared, or cannot be read
+	// What makes a checkout differ from the blob; never null.
+	Converted      []string  `json:"converted"`
+	Checkout       *Checkout `json:"-"`
+	AttributesFile bool      `json:"-"`
 	// A path that is not valid UTF-8 cannot travel in a JSON string exactly; these
 	// carry its bytes.
 	PathBase64    string `json:"path_base64,omitempty"`
@@ -108,8 +133,27 @@ func Ratio(added, deleted, before int64) float64 {
 //   - otherwise requires_review = change_ratio > threshold, and is_replacement =
 //     change_ratio > replacement ratio and lines_after < lines_before / 2;
 //   - a mode-only change has ratio 0;
-//   - a removed definition flags a file whatever its ratio.
+//   - a removed definition flags a file whatever its ratio;
+//   - so does a checkout that is not the blob (converted), and a change to a
+//     .gitattributes file, added ones too: what runs is not what is shown.
 func Analyze(c Change, r Rules) FileReport {
+	f := measure(c, r)
+	f.Converted, f.Checkout, f.AttributesFile = nonNil(c.Converted), c.Checkout, c.AttributesFile
+	switch f.Reason {
+	case ReasonDeleted, ReasonReplaced, ReasonRemovedDefinitions:
+		return f
+	}
+	switch {
+	case len(c.Converted) > 0:
+		f.RequiresReview, f.Reason = true, ReasonConverted
+	case c.AttributesFile:
+		f.RequiresReview, f.Reason = true, ReasonAttributes
+	}
+	return f
+}
+
+// measure applies the rules of lines, definitions and kinds of file.
+func measure(c Change, r Rules) FileReport {
 	f := FileReport{
 		Path: c.Path, OldPath: c.OldPath, Status: c.Status, Binary: c.Binary, Textual: c.Textual,
 		Submodule: c.Submodule, ModeChanged: c.ModeChanged,

@@ -227,11 +227,12 @@ func (pr *Printer) Warning(f analysis.FileReport) {
 	if f.SymbolsNote != "" {
 		fmt.Fprintln(pr.W, "  "+term.Line(f.SymbolsNote, 0))
 	}
-	if f.Binary || f.Submodule {
-		return
+	pr.checkoutNotes(f)
+	if !f.Binary && !f.Submodule {
+		fmt.Fprintf(pr.W, "  lines before: %d, after: %d (+%d -%d, change ratio %.2f)\n",
+			f.LinesBefore, f.LinesAfter, f.LinesAdded, f.LinesDeleted, f.ChangeRatio)
 	}
-	fmt.Fprintf(pr.W, "  lines before: %d, after: %d (+%d -%d, change ratio %.2f)\n",
-		f.LinesBefore, f.LinesAfter, f.LinesAdded, f.LinesDeleted, f.ChangeRatio)
+	pr.checkout(f)
 }
 
 // headline is the seed's message for a flagged file.
@@ -248,6 +249,10 @@ func (pr *Printer) headline(f analysis.FileReport) string {
 		return fmt.Sprintf("%s binary file %s was changed", pr.P.Yellow("WARNING:"), p)
 	case analysis.ReasonSubmodule:
 		return fmt.Sprintf("%s submodule %s now points to another commit", pr.P.Yellow("WARNING:"), p)
+	case analysis.ReasonConverted:
+		return pr.converted(f)
+	case analysis.ReasonAttributes:
+		return pr.attributes(f)
 	}
 	return fmt.Sprintf("%s %d%% of %s was changed", pr.P.Yellow("WARNING:"), int(math.Round(f.ChangeRatio*100)), p)
 }
@@ -276,6 +281,10 @@ func (pr *Printer) tag(f analysis.FileReport) string {
 		return pr.P.Yellow("BINARY")
 	case analysis.ReasonSubmodule:
 		return pr.P.Yellow("SUBMODULE")
+	case analysis.ReasonConverted:
+		return pr.P.Red("CONVERTED")
+	case analysis.ReasonAttributes:
+		return pr.P.Yellow("ATTRIBUTES")
 	case analysis.ReasonChanged:
 		return pr.P.Yellow(fmt.Sprintf("CHANGED %d%%", int(math.Round(f.ChangeRatio*100))))
 	}

@@ -1,0 +1,231 @@
+package review
+
+import (
+	"context"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+)
+
+// checkoutLimit is how much of a converted file's checkout (and of its blob)
+// the review holds to show.
+const checkoutLimit = 1 << 20
+
+// maxAncestorSpecs: above this many directories, the tree's .gitattributes
+// files are found by listing the whole tree rather than by name.
+const maxAncestorSpecs = 4096
+
+// conversion is what a checkout does to one file of the change.
+type conversion struct {
+	names    []string // what converts it, for the report
+	checkout *analysis.Checkout
+}
+
+// checkouts finds the files of the change that a checkout of the tree writes
+// otherwise than their blob: git tdd's worktrees and CI's clone run those
+// bytes, so the review must show them. Attributes count from the tree's own
+// .gitattributes files and from the files outside it that a checkout here
+// reads too (named in the report); core.autocrlf and core.eol count. A file
+// whose attributes name no conversion is never checked out, and nothing else
+// runs (a filter's command least of all); with no attributes anywhere and
+// no core.autocrlf, which is the common case, no git process runs at all.
+func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff) (map[string]conversion, error) {
+	files := checkedOut(diffs)
+	if len(files) == 0 {
+		return nil, nil
+	}
+	inTree, err := treeAttributes(ctx, repo, t, files)
+	if err != nil {
+		return nil, err
+	}
+	outside := repo.OutsideAttributes("")
+	if len(inTree) == 0 && len(outside) == 0 && !repo.ConfigMayConvert() {
+		return nil, nil
+	}
+	cfg, err := repo.ConvertConfig(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.AttributesFile != "" {
+		outside = repo.OutsideAttributes(cfg.AttributesFile)
+	}
+	if len(inTree) == 0 && len(outside) == 0 && cfg.AutoCRLF != "true" {
+		return nil, nil
+	}
+	co, err := repo.NewCheckouts(ctx, slices.Concat(inTree, files), cfg.AttributesFile)
+	if err != nil {
+		return nil, err
+	}
+	defer co.Close()
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	attrs, err := co.Attrs(ctx, paths)
+	if err != nil {
+		return nil, err
+	}
+	named := map[string][]string{}
+	var convert []string
+	for _, p := range paths {
+		if n := gitx.Conversions(attrs[p], cfg); len(n) > 0 {
+			named[p] = n
+			convert = append(convert, p)
+		}
+	}
+	if len(convert) == 0 {
+		return nil, nil
+	}
+	if len(outside) > 0 {
+		if err := nameOutside(ctx, co, repo, convert, attrs, named, outside); err != nil {
+			return nil, err
+		}
+	}
+	return checkOut(ctx, repo, co, files, convert, named)
+}
+
+// checkOut has git check the files out, and keeps those whose checkout is not
+// their blob, could not be made, or went through a filter's command (whose
+// output no review can promise for the next checkout).
+func checkOut(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, files []gitx.TreeEntry, convert []string, named map[string][]string) (map[string]conversion, error) {
+	written, err := co.Files(ctx, convert, checkoutLimit)
+	if err != nil {
+		return nil, err
+	}
+	oids := map[string]string{}
+	for _, f := range files {
+		oids[f.Path] = f.OID
+	}
+	out := map[string]conversion{}
+	var blobs []string
+	for _, p := range convert {
+		w := written[p]
+		if w.Same && w.Err == "" && !slices.ContainsFunc(named[p], isFilter) {
+			continue
+		}
+		out[p] = conversion{names: named[p], checkout: &analysis.Checkout{Text: w.Data, Size: w.Size, Same: w.Same, Err: w.Err}}
+		blobs = append(blobs, p)
+	}
+	if len(blobs) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(blobs))
+	for i, p := range blobs {
+		ids[i] = oids[p]
+	}
+	err = repo.BlobTexts(ctx, ids, checkoutLimit, func(i int, t gitx.Text) error {
+		out[blobs[i]].checkout.Blob = t.Data
+		return nil
+	})
+	return out, err
+}
+
+func isFilter(name string) bool { return strings.HasPrefix(name, "filter=") }
+
+// nameOutside says, for each conversion an attribute file outside the tree
+// gives (the attribute has the same value with no .gitattributes at all),
+// which file that is: a checkout elsewhere (CI's clone) does not have it.
+func nameOutside(ctx context.Context, co *gitx.Checkouts, repo *gitx.Repo, paths []string, attrs map[string]gitx.Attrs, named map[string][]string, files []string) error {
+	only, err := co.OutsideAttrs(ctx, paths)
+	if err != nil {
+		return err
+	}
+	shown := make([]string, len(files))
+	for i, f := range files {
+		shown[i] = displayFile(repo.Top, f)
+	}
+	from := " from " + strings.Join(shown, " or ")
+	for _, p := range paths {
+		for i, n := range named[p] {
+			attr, _, _ := strings.Cut(strings.TrimPrefix(n, "-"), "=")
+			if strings.HasPrefix(attr, "core.") {
+				continue
+			}
+			if v := only[p][attr]; v != "" && v != "unspecified" && v == attrs[p][attr] {
+				named[p][i] = n + from
+			}
+		}
+	}
+	return nil
+}
+
+// displayFile shows an attribute file relative to the working tree when it
+// is inside it (.git/info/attributes), else as it is.
+func displayFile(top, f string) string {
+	if rel, err := filepath.Rel(top, f); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return f
+}
+
+// checkedOut are the files of the change a checkout writes: added,
+// modified, renamed, copied or type-changed regular files (symlinks and
+// submodules are not converted, deleted files not written).
+func checkedOut(diffs []gitx.FileDiff) []gitx.TreeEntry {
+	var out []gitx.TreeEntry
+	for _, d := range diffs {
+		if d.Status == 'D' || (d.NewMode != gitx.ModeRegular && d.NewMode != gitx.ModeExec) {
+			continue
+		}
+		out = append(out, gitx.TreeEntry{Mode: d.NewMode, Type: "blob", OID: d.NewOID, Path: d.Path})
+	}
+	return out
+}
+
+// treeAttributes are the .gitattributes files of the tree whose attributes
+// apply to files: those in the directories that hold them, and above. The
+// index listed them for a staged change; otherwise git looks them up.
+func treeAttributes(ctx context.Context, repo *gitx.Repo, t Target, files []gitx.TreeEntry) ([]gitx.TreeEntry, error) {
+	want := map[string]bool{}
+	for _, f := range files {
+		for dir := path.Dir(f.Path); ; dir = path.Dir(dir) {
+			spec := path.Join(dir, gitx.AttributesFile)
+			if want[spec] {
+				break // and so are those above
+			}
+			want[spec] = true
+			if dir == "." {
+				break
+			}
+		}
+	}
+	var found []gitx.TreeEntry
+	switch {
+	case t.AttributesKnown:
+		found = t.Attributes
+	case len(want) > maxAncestorSpecs:
+		all, err := repo.TreeFiles(ctx, t.Tree, ".")
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range all {
+			found = append(found, e)
+		}
+	default:
+		specs := make([]string, 0, len(want))
+		for s := range want {
+			specs = append(specs, s)
+		}
+		slices.Sort(specs)
+		listed, err := repo.LsTree(ctx, t.Tree, specs)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range listed {
+			found = append(found, e)
+		}
+	}
+	var out []gitx.TreeEntry
+	for _, e := range found {
+		// git reads no .gitattributes through a symlink
+		if want[e.Path] && e.Type == "blob" && (e.Mode == gitx.ModeRegular || e.Mode == gitx.ModeExec) {
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b gitx.TreeEntry) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
+}

@@ -1,0 +1,122 @@
+package review
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// converted is the headline of a file whose checkout is not its blob.
+func (pr *Printer) converted(f analysis.FileReport) string {
+	names := make([]string, len(f.Converted))
+	for i, n := range f.Converted {
+		names[i] = term.Line(n, 0)
+	}
+	what := "the checkout differs from the blob"
+	switch c := f.Checkout; {
+	case c == nil:
+	case c.Err != "":
+		what = "git cannot check it out here: " + term.Line(c.Err, 0)
+	case c.Same:
+		what = "the checkout runs the filter's command (which wrote the blob this time)"
+	}
+	return fmt.Sprintf("%s %s (%s): %s", pr.P.Red("CONVERTED:"), term.Path(f.Path), strings.Join(names, ", "), what)
+}
+
+// attributes is the headline of a .gitattributes file the change touches.
+func (pr *Printer) attributes(f analysis.FileReport) string {
+	return fmt.Sprintf("%s %s %s: attributes change how files check out (and are diffed and merged)",
+		pr.P.Yellow("ATTRIBUTES:"), term.Path(f.Path), f.Status)
+}
+
+// checkoutNotes prints, under a headline that says something else (a
+// replaced file that is converted too, a deleted .gitattributes), the notes
+// it did not say.
+func (pr *Printer) checkoutNotes(f analysis.FileReport) {
+	if len(f.Converted) > 0 && f.Reason != analysis.ReasonConverted {
+		fmt.Fprintln(pr.W, "  "+pr.converted(f))
+	}
+	if f.AttributesFile && f.Reason != analysis.ReasonAttributes {
+		fmt.Fprintln(pr.W, "  "+pr.attributes(f))
+	}
+}
+
+// checkout prints the text a checkout writes for a converted file, what git
+// tdd and CI run, each line marked | or, where it differs from the blob's, !.
+func (pr *Printer) checkout(f analysis.FileReport) {
+	c := f.Checkout
+	if c == nil || c.Err != "" {
+		return
+	}
+	name := term.Path(f.Path)
+	if bytes.IndexByte(c.Text[:min(len(c.Text), 8000)], 0) >= 0 {
+		fmt.Fprintf(pr.W, "  %s as checked out: binary, %d bytes (not shown)\n", name, c.Size)
+		return
+	}
+	lines := splitLines(c.Text)
+	differs := differing(lines, splitLines(c.Blob), c.Blob != nil && int64(len(c.Text)) == c.Size)
+	count := 0
+	for _, d := range differs {
+		if d {
+			count++
+		}
+	}
+	fmt.Fprintf(pr.W, "  %s as checked out (what git tdd and CI run), %d %s; %d %s from the blob (!):\n",
+		name, len(lines), term.Pick(int64(len(lines)), "line", "lines"), count, term.Pick(int64(count), "differs", "differ"))
+	for i, l := range lines {
+		if differs[i] {
+			fmt.Fprintln(pr.W, pr.P.Yellow(" ! "+term.Line(string(l), 0)))
+		} else {
+			fmt.Fprintln(pr.W, " | "+term.Line(string(l), 0))
+		}
+	}
+	if int64(len(c.Text)) < c.Size {
+		fmt.Fprintf(pr.W, "  %s %d more bytes of the checkout are not shown: check the file out and read it\n", pr.P.Red("NOT SHOWN:"), c.Size-int64(len(c.Text)))
+	}
+}
+
+// splitLines cuts text into its lines, without their line feeds (a CR
+// stays, to be shown).
+func splitLines(text []byte) [][]byte {
+	if len(text) == 0 {
+		return nil
+	}
+	lines := bytes.Split(text, []byte{'\n'})
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// differing marks the checkout's lines that are not the blob's: line by line
+// when they have as many, else the lines the blob does not have at all.
+// Without the blob (too large to hold), every line is marked.
+func differing(lines, blob [][]byte, known bool) []bool {
+	out := make([]bool, len(lines))
+	switch {
+	case !known:
+		for i := range out {
+			out[i] = true
+		}
+	case len(lines) == len(blob):
+		for i := range lines {
+			out[i] = !bytes.Equal(lines[i], blob[i])
+		}
+	default:
+		have := map[string]int{}
+		for _, l := range blob {
+			have[string(l)]++
+		}
+		for i, l := range lines {
+			if have[string(l)] > 0 {
+				have[string(l)]--
+			} else {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
