@@ -34,6 +34,11 @@ type conversion struct {
 // runs (a filter's command least of all); with no attributes anywhere and
 // no core.autocrlf, which is the common case, no git process runs at all.
 func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff) (map[string]conversion, error) {
+	outside := repo.OutsideAttributes("")
+	mayConvert := len(outside) > 0 || repo.ConfigMayConvert()
+	if t.AttributesKnown && len(t.Attributes) == 0 && !mayConvert {
+		return nil, nil // the common case, decided without a process
+	}
 	files := checkedOut(diffs)
 	if len(files) == 0 {
 		return nil, nil
@@ -42,8 +47,7 @@ func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.File
 	if err != nil {
 		return nil, err
 	}
-	outside := repo.OutsideAttributes("")
-	if len(inTree) == 0 && len(outside) == 0 && !repo.ConfigMayConvert() {
+	if len(inTree) == 0 && !mayConvert {
 		return nil, nil
 	}
 	cfg, err := repo.ConvertConfig(ctx)

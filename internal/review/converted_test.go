@@ -2,10 +2,14 @@ package review
 
 import (
 	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
+	"github.com/git-tdd/git-tdd/internal/gitx"
 )
 
 // A converted file's warning names what converts it and shows the text a
@@ -92,6 +96,34 @@ func TestConvertedTags(t *testing.T) {
 		"  CONVERTED: x.py (ident): the checkout differs from the blob\n", "  ATTRIBUTES: .gitattributes added: "} {
 		if !strings.Contains(buf.String(), w) {
 			t.Errorf("missing %q in:\n%s", w, buf.String())
+		}
+	}
+}
+
+// BenchmarkCheckoutsNone is what the common case costs a review of 5,000
+// files: no attributes in the tree, none outside it, no core.autocrlf.
+func BenchmarkCheckoutsNone(b *testing.B) {
+	dir := b.TempDir()
+	b.Setenv("HOME", dir)
+	b.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		b.Fatalf("%v: %s", err, out)
+	}
+	ctx := context.Background()
+	repo, err := gitx.Open(ctx, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	diffs := make([]gitx.FileDiff, 5000)
+	for i := range diffs {
+		diffs[i].RawEntry = gitx.RawEntry{Status: 'M', OldMode: gitx.ModeRegular, NewMode: gitx.ModeRegular,
+			Path: fmt.Sprintf("pkg%03d/mod%03d/file%05d.py", i%100, (i/100)%5, i*10)}
+	}
+	t := Target{AttributesKnown: true}
+	b.ResetTimer()
+	for range b.N {
+		if got, err := checkouts(ctx, repo, t, diffs); err != nil || got != nil {
+			b.Fatal(got, err)
 		}
 	}
 }
