@@ -64,6 +64,41 @@ type ConvertConfig struct {
 	AttributesFile string
 }
 
+// WritesCRLF reports whether text files check out with CRLF line endings
+// under this configuration: git's text_eol_is_crlf.
+func (c ConvertConfig) WritesCRLF() bool {
+	switch c.AutoCRLF {
+	case "true":
+		return true
+	case "input":
+		return false
+	}
+	return c.EOL == "crlf"
+}
+
+// convertWords are what an attribute file must hold to convert any checkout
+// when text files check out with LF: eol (=crlf), ident, filter, and
+// working-tree-encoding; a macro that sets one ([attr]name eol=crlf) holds
+// the word too, where it is defined.
+var convertWords = [][]byte{[]byte("eol"), []byte("ident"), []byte("filter"), []byte("encoding")}
+
+// MayConvert reports whether attribute files with these contents can give a
+// file an attribute that converts it on checkout, when the configuration
+// writes LF (see WritesCRLF): a look at the words, which errs on the side of
+// yes, so that the common .gitattributes (text=auto, binary, -diff, linguist
+// hints) costs no git check-attr.
+func MayConvert(files ...[]byte) bool {
+	for _, f := range files {
+		lower := bytes.ToLower(f)
+		for _, w := range convertWords {
+			if bytes.Contains(lower, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Conversions names what a checkout may do to a file with these attributes
 // under this configuration, as git 2.39's convert.c decides it: each entry an
 // attribute as set ("working-tree-encoding=SHIFT_JIS", "eol=crlf", "ident",

@@ -131,3 +131,23 @@ func TestIsAttributesFile(t *testing.T) {
 		}
 	}
 }
+
+func TestMayConvert(t *testing.T) {
+	for in, want := range map[string]bool{
+		"": false,
+		"* text=auto\n*.png binary\n*.md -diff linguist-documentation\n": false,
+		"*.sh text eol=lf\n":                     true, // a word, not a value, is looked at
+		"*.sh EOL=crlf\n":                        true,
+		"*.c ident\n":                            true,
+		"*.cfg filter=hide\n":                    true,
+		"*.py working-tree-encoding=SHIFT_JIS\n": true,
+		"[attr]sjis working-tree-encoding=SHIFT_JIS\n*.py sjis\n": true,
+	} {
+		if got := MayConvert([]byte(in)); got != want {
+			t.Errorf("MayConvert(%q) = %v", in, got)
+		}
+	}
+	if !MayConvert([]byte("* text\n"), []byte("*.c ident\n")) {
+		t.Errorf("the second file is not looked at")
+	}
+}

@@ -100,17 +100,18 @@ func systemFiles(name string) []string {
 	return out
 }
 
-// convertKeys are the configuration words that can make a checkout convert a
-// file that no attribute names (core.autocrlf), move the user's attributes
-// file (core.attributesFile), or bring in another file that might (include,
+// convertKeys are the configuration words that can make a checkout write
+// CRLF (core.autocrlf, core.eol), move the user's attributes file
+// (core.attributesFile), or bring in another file that might (include,
 // includeIf).
-var convertKeys = [][]byte{[]byte("autocrlf"), []byte("attributesfile"), []byte("include")}
+var convertKeys = [][]byte{[]byte("autocrlf"), []byte("eol"), []byte("attributesfile"), []byte("include")}
 
 // ConfigMayConvert reports whether the configuration git reads here may set
-// core.autocrlf or core.attributesFile: one of git's configuration files, or
-// the variables that carry `git -c` settings, mentions one of them, or an
-// include. It reads the files, runs nothing, and errs on the side of yes;
-// ConvertConfig has git say what is set.
+// core.autocrlf, core.eol or core.attributesFile: one of git's configuration
+// files, or the variables that carry `git -c` settings, mentions one of
+// them, or an include. It reads the files, runs nothing, and errs on the
+// side of yes; ConvertConfig has git say what is set. When it says no, those
+// are unset (filter drivers aside).
 func (r *Repo) ConfigMayConvert() bool {
 	if mentionsConvert([]byte(r.getenv("GIT_CONFIG_PARAMETERS"))) {
 		return true

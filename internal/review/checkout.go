@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -35,8 +36,8 @@ type conversion struct {
 // no core.autocrlf, which is the common case, no git process runs at all.
 func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff) (map[string]conversion, error) {
 	outside := repo.OutsideAttributes("")
-	mayConvert := len(outside) > 0 || repo.ConfigMayConvert()
-	if t.AttributesKnown && len(t.Attributes) == 0 && !mayConvert {
+	mayConfig := repo.ConfigMayConvert()
+	if t.AttributesKnown && len(t.Attributes) == 0 && len(outside) == 0 && !mayConfig {
 		return nil, nil // the common case, decided without a process
 	}
 	files := checkedOut(diffs)
@@ -47,18 +48,27 @@ func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.File
 	if err != nil {
 		return nil, err
 	}
-	if len(inTree) == 0 && !mayConvert {
-		return nil, nil
-	}
-	cfg, err := repo.ConvertConfig(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.AttributesFile != "" {
+	cfg, cfgRead := gitx.ParseConvertConfig(nil), false
+	if mayConfig {
+		if cfg, err = repo.ConvertConfig(ctx); err != nil {
+			return nil, err
+		}
+		cfgRead = true
 		outside = repo.OutsideAttributes(cfg.AttributesFile)
 	}
 	if len(inTree) == 0 && len(outside) == 0 && cfg.AutoCRLF != "true" {
 		return nil, nil
+	}
+	if !cfg.WritesCRLF() {
+		may, err := attributesMayConvert(ctx, repo, inTree, outside)
+		if err != nil || !may {
+			return nil, err // text=auto, binary and the like, and LF: nothing converts
+		}
+	}
+	if !cfgRead { // the filter drivers
+		if cfg, err = repo.ConvertConfig(ctx); err != nil {
+			return nil, err
+		}
 	}
 	co, err := repo.NewCheckouts(ctx, slices.Concat(inTree, files), cfg.AttributesFile)
 	if err != nil {
@@ -126,6 +136,31 @@ func checkOut(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, files []
 		return nil
 	})
 	return out, err
+}
+
+// attributesMayConvert reads the attribute files that apply and says
+// whether they may hold an attribute that converts with LF line endings.
+func attributesMayConvert(ctx context.Context, repo *gitx.Repo, inTree []gitx.TreeEntry, outside []string) (bool, error) {
+	ids := make([]string, len(inTree))
+	for i, e := range inTree {
+		ids[i] = e.OID
+	}
+	blobs, err := repo.Blobs(ctx, ids)
+	if err != nil {
+		return false, err
+	}
+	for _, id := range ids {
+		if data, ok := blobs[id]; !ok || gitx.MayConvert(data) {
+			return true, nil
+		}
+	}
+	for _, f := range outside {
+		data, err := os.ReadFile(f)
+		if err != nil || gitx.MayConvert(data) {
+			return true, nil // what cannot be read here, git may read
+		}
+	}
+	return false, nil
 }
 
 func isFilter(name string) bool { return strings.HasPrefix(name, "filter=") }
