@@ -63,6 +63,16 @@ type Change struct {
 	Converted      []string
 	Checkout       *Checkout
 	AttributesFile bool
+	Untouched      []Untouched // of a .gitattributes: the files it now converts
+}
+
+// Untouched is a file a change leaves as it was and whose checkout it
+// converts all the same, by a .gitattributes it touches. Checkout is nil
+// when the review did not check it out (too many to show).
+type Untouched struct {
+	Path      string
+	Converted []string
+	Checkout  *Checkout
 }
 
 // Checkout is what a checkout writes for a file whose attributes convert it:
@@ -110,9 +120,10 @@ type FileReport struct {
 	RenamedSymbols []symbols.Rename `json:"renamed_symbols"`
 	SymbolsNote    string           `json:"symbols_note"` // why definitions were not compared, or cannot be read
 	// What makes a checkout differ from the blob; never null.
-	Converted      []string  `json:"converted"`
-	Checkout       *Checkout `json:"-"`
-	AttributesFile bool      `json:"-"`
+	Converted      []string    `json:"converted"`
+	Checkout       *Checkout   `json:"-"`
+	AttributesFile bool        `json:"-"`
+	Untouched      []Untouched `json:"-"`
 	// A path that is not valid UTF-8 cannot travel in a JSON string exactly; these
 	// carry its bytes.
 	PathBase64    string `json:"path_base64,omitempty"`
@@ -138,7 +149,7 @@ func Ratio(added, deleted, before int64) float64 {
 //     .gitattributes file, added ones too: what runs is not what is shown.
 func Analyze(c Change, r Rules) FileReport {
 	f := measure(c, r)
-	f.Converted, f.Checkout, f.AttributesFile = nonNil(c.Converted), c.Checkout, c.AttributesFile
+	f.Converted, f.Checkout, f.AttributesFile, f.Untouched = nonNil(c.Converted), c.Checkout, c.AttributesFile, c.Untouched
 	switch f.Reason {
 	case ReasonDeleted, ReasonReplaced, ReasonRemovedDefinitions:
 		return f

@@ -26,6 +26,55 @@ type conversion struct {
 	checkout *analysis.Checkout
 }
 
+// converts is what decides, besides the tree's .gitattributes, how files
+// check out here: the attribute files outside the tree, the configuration.
+type converts struct {
+	outside   []string
+	cfg       gitx.ConvertConfig
+	cfgRead   bool
+	mayConfig bool // the configuration may set core.autocrlf, core.eol or core.attributesFile
+}
+
+func newConverts(repo *gitx.Repo) *converts {
+	c := &converts{outside: repo.OutsideAttributes(""), mayConfig: repo.ConfigMayConvert(), cfg: gitx.ParseConvertConfig(nil)}
+	return c
+}
+
+// config has git say what the configuration sets, once; until then it is
+// what ConfigMayConvert allows (nothing), filter drivers aside.
+func (c *converts) config(ctx context.Context, repo *gitx.Repo) error {
+	if c.cfgRead {
+		return nil
+	}
+	cfg, err := repo.ConvertConfig(ctx)
+	if err != nil {
+		return err
+	}
+	c.cfg, c.cfgRead = cfg, true
+	c.outside = repo.OutsideAttributes(cfg.AttributesFile)
+	return nil
+}
+
+// mayConvert reports whether anything can convert a file under the
+// attribute files inTree: a file's attribute (git check-attr says which) or
+// the configuration. No: text=auto, binary and the like, with LF line endings.
+func (c *converts) mayConvert(ctx context.Context, repo *gitx.Repo, inTree []gitx.TreeEntry) (bool, error) {
+	if c.mayConfig {
+		if err := c.config(ctx, repo); err != nil {
+			return false, err
+		}
+	}
+	if len(inTree) == 0 && len(c.outside) == 0 && c.cfg.AutoCRLF != "true" {
+		return false, nil
+	}
+	if !c.cfg.WritesCRLF() {
+		if may, err := attributesMayConvert(ctx, repo, inTree, c.outside); err != nil || !may {
+			return false, err
+		}
+	}
+	return true, c.config(ctx, repo) // the filter drivers
+}
+
 // checkouts finds the files of the change that a checkout of the tree writes
 // otherwise than their blob: git tdd's worktrees and CI's clone run those
 // bytes, so the review must show them. Attributes count from the tree's own
@@ -34,12 +83,24 @@ type conversion struct {
 // whose attributes name no conversion is never checked out, and nothing else
 // runs (a filter's command least of all); with no attributes anywhere and
 // no core.autocrlf, which is the common case, no git process runs at all.
-func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff) (map[string]conversion, error) {
-	outside := repo.OutsideAttributes("")
-	mayConfig := repo.ConfigMayConvert()
-	if t.AttributesKnown && len(t.Attributes) == 0 && len(outside) == 0 && !mayConfig {
-		return nil, nil // the common case, decided without a process
+// When the change touches a .gitattributes file, the files under it that
+// the change leaves as they were and that now check out otherwise are
+// found too (see untouched), for that file's warning.
+func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff) (map[string]conversion, map[string][]analysis.Untouched, error) {
+	c := newConverts(repo)
+	if t.AttributesKnown && len(t.Attributes) == 0 && len(c.outside) == 0 && !c.mayConfig {
+		return nil, nil, nil // the common case, decided without a process
 	}
+	changed, err := c.changed(ctx, repo, t, diffs)
+	if err != nil {
+		return nil, nil, err
+	}
+	under, err := c.untouched(ctx, repo, t, diffs)
+	return changed, under, err
+}
+
+// changed finds the files of the change whose checkout is not their blob.
+func (c *converts) changed(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff) (map[string]conversion, error) {
 	files := checkedOut(diffs)
 	if len(files) == 0 {
 		return nil, nil
@@ -48,29 +109,10 @@ func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.File
 	if err != nil {
 		return nil, err
 	}
-	cfg, cfgRead := gitx.ParseConvertConfig(nil), false
-	if mayConfig {
-		if cfg, err = repo.ConvertConfig(ctx); err != nil {
-			return nil, err
-		}
-		cfgRead = true
-		outside = repo.OutsideAttributes(cfg.AttributesFile)
+	if may, err := c.mayConvert(ctx, repo, inTree); err != nil || !may {
+		return nil, err
 	}
-	if len(inTree) == 0 && len(outside) == 0 && cfg.AutoCRLF != "true" {
-		return nil, nil
-	}
-	if !cfg.WritesCRLF() {
-		may, err := attributesMayConvert(ctx, repo, inTree, outside)
-		if err != nil || !may {
-			return nil, err // text=auto, binary and the like, and LF: nothing converts
-		}
-	}
-	if !cfgRead { // the filter drivers
-		if cfg, err = repo.ConvertConfig(ctx); err != nil {
-			return nil, err
-		}
-	}
-	co, err := repo.NewCheckouts(ctx, slices.Concat(inTree, files), cfg.AttributesFile)
+	co, err := repo.NewCheckouts(ctx, slices.Concat(inTree, files), c.cfg.AttributesFile)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +128,7 @@ func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.File
 	named := map[string][]string{}
 	var convert []string
 	for _, p := range paths {
-		if n := gitx.Conversions(attrs[p], cfg); len(n) > 0 {
+		if n := gitx.Conversions(attrs[p], c.cfg); len(n) > 0 {
 			named[p] = n
 			convert = append(convert, p)
 		}
@@ -94,8 +136,8 @@ func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.File
 	if len(convert) == 0 {
 		return nil, nil
 	}
-	if len(outside) > 0 {
-		if err := nameOutside(ctx, co, repo, convert, attrs, named, outside); err != nil {
+	if len(c.outside) > 0 {
+		if err := nameOutside(ctx, co, repo, convert, attrs, named, c.outside); err != nil {
 			return nil, err
 		}
 	}

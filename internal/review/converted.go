@@ -11,25 +11,36 @@ import (
 
 // converted is the headline of a file whose checkout is not its blob.
 func (pr *Printer) converted(f analysis.FileReport) string {
-	names := make([]string, len(f.Converted))
-	for i, n := range f.Converted {
+	return pr.convertedLine(f.Path, f.Converted, f.Checkout, "")
+}
+
+// convertedLine says what converts path and what its checkout is; more is
+// said after the path's own words.
+func (pr *Printer) convertedLine(path string, converted []string, c *analysis.Checkout, more string) string {
+	names := make([]string, len(converted))
+	for i, n := range converted {
 		names[i] = term.Line(n, 0)
 	}
 	what := "the checkout differs from the blob"
-	switch c := f.Checkout; {
+	switch {
 	case c == nil:
 	case c.Err != "":
 		what = "git cannot check it out here: " + term.Line(c.Err, 0)
 	case c.Same:
 		what = "the checkout runs the filter's command (which wrote the blob this time)"
 	}
-	return fmt.Sprintf("%s %s (%s): %s", pr.P.Red("CONVERTED:"), term.Path(f.Path), strings.Join(names, ", "), what)
+	return fmt.Sprintf("%s %s (%s): %s%s", pr.P.Red("CONVERTED:"), term.Path(path), strings.Join(names, ", "), what, more)
 }
 
 // attributes is the headline of a .gitattributes file the change touches.
 func (pr *Printer) attributes(f analysis.FileReport) string {
-	return fmt.Sprintf("%s %s %s: attributes change how files check out (and are diffed and merged)",
+	s := fmt.Sprintf("%s %s %s: attributes change how files check out (and are diffed and merged)",
 		pr.P.Yellow("ATTRIBUTES:"), term.Path(f.Path), f.Status)
+	if n := len(f.Untouched); n > 0 {
+		s += fmt.Sprintf("; %d %s the change does not touch now %s out otherwise than %s",
+			n, term.Pick(int64(n), "file", "files"), term.Pick(int64(n), "checks", "check"), term.Pick(int64(n), "its blob", "their blobs"))
+	}
+	return s
 }
 
 // checkoutNotes prints, under a headline that says something else (a
@@ -44,14 +55,27 @@ func (pr *Printer) checkoutNotes(f analysis.FileReport) {
 	}
 }
 
-// checkout prints the text a checkout writes for a converted file, what git
-// tdd and CI run, each line marked | or, where it differs from the blob's, !.
+// checkout prints the text a checkout writes for a converted file, and for
+// the files a .gitattributes converts that the change does not touch.
 func (pr *Printer) checkout(f analysis.FileReport) {
-	c := f.Checkout
+	pr.checkoutText(f.Path, f.Checkout)
+	for _, u := range f.Untouched {
+		more := ", though the change does not touch it"
+		if u.Checkout == nil {
+			more = ": not checked out here (more than " + fmt.Sprint(maxUntouchedShown) + "); check it out and read it"
+		}
+		fmt.Fprintln(pr.W, "  "+pr.convertedLine(u.Path, u.Converted, u.Checkout, more))
+		pr.checkoutText(u.Path, u.Checkout)
+	}
+}
+
+// checkoutText prints what a checkout writes for path, what git tdd and CI
+// run, each line marked | or, where it differs from the blob's, !.
+func (pr *Printer) checkoutText(path string, c *analysis.Checkout) {
 	if c == nil || c.Err != "" {
 		return
 	}
-	name := term.Path(f.Path)
+	name := term.Path(path)
 	if bytes.IndexByte(c.Text[:min(len(c.Text), 8000)], 0) >= 0 {
 		fmt.Fprintf(pr.W, "  %s as checked out: binary, %d bytes (not shown)\n", name, c.Size)
 		return

@@ -122,8 +122,8 @@ func BenchmarkCheckoutsNone(b *testing.B) {
 	t := Target{AttributesKnown: true}
 	b.ResetTimer()
 	for range b.N {
-		if got, err := checkouts(ctx, repo, t, diffs); err != nil || got != nil {
-			b.Fatal(got, err)
+		if got, under, err := checkouts(ctx, repo, t, diffs); err != nil || got != nil || under != nil {
+			b.Fatal(got, under, err)
 		}
 	}
 }

@@ -103,7 +103,7 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 	if err != nil {
 		return nil, err
 	}
-	converted, err := checkouts(ctx, repo, t, diffs)
+	converted, untouched, err := checkouts(ctx, repo, t, diffs)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +115,10 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 		}
 		if c, ok := converted[d.Path]; ok {
 			changes[i].Converted, changes[i].Checkout = c.names, c.checkout
+		}
+		changes[i].Untouched = untouched[d.Path]
+		if d.Status == 'R' {
+			changes[i].Untouched = append(changes[i].Untouched, untouched[d.OldPath]...)
 		}
 	}
 	return analysis.Build(t.Tree, t.Base, changes, rules), nil
