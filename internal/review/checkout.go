@@ -302,8 +302,9 @@ func treeAttributes(ctx context.Context, repo *gitx.Repo, t Target, files []gitx
 	}
 	var out []gitx.TreeEntry
 	for _, e := range found {
-		// git reads no .gitattributes through a symlink
-		if want[e.Path] && e.Type == "blob" && (e.Mode == gitx.ModeRegular || e.Mode == gitx.ModeExec) {
+		// a symlink too: git 2.39 reads its target as the file's text
+		// when it takes attributes from the index, as a checkout does
+		if want[e.Path] && e.Type == "blob" && gitx.IsBlobMode(e.Mode) {
 			out = append(out, e)
 		}
 	}
