@@ -35,9 +35,9 @@ type converts struct {
 	mayConfig bool // the configuration may set core.autocrlf, core.eol or core.attributesFile
 }
 
+// newConverts looks, without a process, at what may convert here.
 func newConverts(repo *gitx.Repo) *converts {
-	c := &converts{outside: repo.OutsideAttributes(""), mayConfig: repo.ConfigMayConvert(), cfg: gitx.ParseConvertConfig(nil)}
-	return c
+	return &converts{outside: repo.OutsideAttributes(""), mayConfig: repo.ConfigMayConvert(), cfg: gitx.ParseConvertConfig(nil)}
 }
 
 // config has git say what the configuration sets, once; until then it is
