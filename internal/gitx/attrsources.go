@@ -92,17 +92,21 @@ func systemFiles(name string) []string {
 
 // convertKeys are the configuration words that can make a checkout write
 // CRLF (core.autocrlf, core.eol), move the user's attributes file
-// (core.attributesFile), or bring in another file that might (include,
-// includeIf).
-var convertKeys = [][]byte{[]byte("autocrlf"), []byte("eol"), []byte("attributesfile"), []byte("include")}
+// (core.attributesFile; attr.tree, from git 2.42, takes attributes from
+// another tree), or bring in another file that might (include, includeIf).
+var convertKeys = [][]byte{[]byte("autocrlf"), []byte("eol"), []byte("attr"), []byte("include")}
 
 // ConfigMayConvert reports whether the configuration git reads here may set
-// core.autocrlf, core.eol or core.attributesFile: one of git's configuration
-// files, or the variables that carry `git -c` settings, mentions one of
-// them, or an include. It reads the files, runs nothing, and errs on the
-// side of yes; ConvertConfig has git say what is set. When it says no, those
-// are unset (filter drivers aside).
+// core.autocrlf, core.eol or core.attributesFile (or attr.tree): one of
+// git's configuration files, or the variables that carry `git -c` settings,
+// mentions one of them, or an include; or GIT_ATTR_SOURCE is set. It reads
+// the files, runs nothing, and errs on the side of yes; ConvertConfig has
+// git say what is set. When it says no, those are unset (filter drivers
+// aside).
 func (r *Repo) ConfigMayConvert() bool {
+	if r.getenv("GIT_ATTR_SOURCE") != "" {
+		return true
+	}
 	if mentionsConvert([]byte(r.getenv("GIT_CONFIG_PARAMETERS"))) {
 		return true
 	}
