@@ -26,6 +26,7 @@ type Repo struct {
 	GitDir    string // this working tree's git directory
 	CommonDir string // shared by every working tree: objects, refs, our state
 	env       []string
+	detached  bool // git runs in a session of its own (see ownSession)
 }
 
 // CommandError is a git command that failed; it keeps what git said.
@@ -156,6 +157,9 @@ func (r *Repo) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	cmd := exec.CommandContext(ctx, git, append(append([]string{}, trustedHistory...), args...)...)
 	cmd.Dir = r.Top
 	cmd.Env = r.env
+	if r.detached {
+		cmd.SysProcAttr = ownSession()
+	}
 	return cmd, nil
 }
 

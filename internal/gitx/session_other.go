@@ -1,0 +1,7 @@
+//go:build !unix
+
+package gitx
+
+import "syscall"
+
+func ownSession() *syscall.SysProcAttr { return nil }
