@@ -194,7 +194,11 @@ func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]by
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	defer trace(time.Now(), args)
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	if r.detached {
+		endSession(cmd)
+	}
+	if err != nil {
 		return stdout.Bytes(), commandError(ctx, args, err, stderr.String())
 	}
 	return stdout.Bytes(), nil

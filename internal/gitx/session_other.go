@@ -2,6 +2,11 @@
 
 package gitx
 
-import "syscall"
+import (
+	"os/exec"
+	"syscall"
+)
 
 func ownSession() *syscall.SysProcAttr { return nil }
+
+func endSession(*exec.Cmd) {}
