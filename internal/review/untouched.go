@@ -37,6 +37,11 @@ func (c *converts) untouched(ctx context.Context, repo *gitx.Repo, t Target, dif
 	if len(touched) == 0 {
 		return nil, nil
 	}
+	if t.AttributesKnown { // all of the tree's: before listing it, whether any can convert
+		if may, err := c.mayConvert(ctx, repo, t.Attributes); err != nil || !may {
+			return nil, err
+		}
+	}
 	files, err := filesUnder(ctx, repo, t.Tree, touched, inChange)
 	if err != nil || len(files) == 0 {
 		return nil, err
