@@ -80,8 +80,14 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout) {
 		fmt.Fprintf(pr.W, "  %s as checked out: binary, %d bytes (not shown)\n", name, c.Size)
 		return
 	}
+	whole := c.Blob != nil && int64(len(c.Text)) == c.Size
+	if whole && !c.Same && bytes.Equal(c.Text, withCRLF(c.Blob)) {
+		// every line would be marked for its CR: say it once
+		fmt.Fprintf(pr.W, "  %s as checked out: the blob with CRLF line endings, every other byte the same\n", name)
+		return
+	}
 	lines := splitLines(c.Text)
-	differs := differing(lines, splitLines(c.Blob), c.Blob != nil && int64(len(c.Text)) == c.Size)
+	differs := differing(lines, splitLines(c.Blob), whole)
 	count := 0
 	for _, d := range differs {
 		if d {
@@ -100,6 +106,19 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout) {
 	if int64(len(c.Text)) < c.Size {
 		fmt.Fprintf(pr.W, "  %s %d more bytes of the checkout are not shown: check the file out and read it\n", pr.P.Red("NOT SHOWN:"), c.Size-int64(len(c.Text)))
 	}
+}
+
+// withCRLF is text with every LF that no CR precedes made CRLF, as a
+// checkout with eol=crlf writes it.
+func withCRLF(text []byte) []byte {
+	out := make([]byte, 0, len(text)+bytes.Count(text, []byte{'\n'}))
+	for i, b := range text {
+		if b == '\n' && (i == 0 || text[i-1] != '\r') {
+			out = append(out, '\r')
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // splitLines cuts text into its lines, without their line feeds (a CR

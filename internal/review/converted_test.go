@@ -28,9 +28,13 @@ func TestConvertedWarning(t *testing.T) {
 			"CONVERTED: x.py (working-tree-encoding=SHIFT_JIS): the checkout differs from the blob\n",
 			"  x.py as checked out (what git tdd and CI run), 3 lines; 1 differs from the blob (!):\n | import os\n ! G = \"\\\" # \"; os.system(\"x\")\n | print(G)\n",
 		}, []string{"NOT SHOWN"}},
-		{"CRLF and a control character are shown", analysis.Change{Status: analysis.Added, Added: 1, Converted: []string{"eol=crlf"},
-			Checkout: &analysis.Checkout{Text: []byte("a\x1b[2J\r\n"), Blob: []byte("a\x1b[2J\n")}}, []string{
-			" ! a^[[2J^M\n", "1 line; 1 differs",
+		{"CRLF alone is said once", analysis.Change{Status: analysis.Added, Added: 2, Converted: []string{"eol=crlf"},
+			Checkout: &analysis.Checkout{Text: []byte("a\r\nb\r\r\nc\r\n"), Blob: []byte("a\nb\r\r\nc\r\n")}}, []string{
+			"  x.py as checked out: the blob with CRLF line endings, every other byte the same\n",
+		}, []string{" ! ", " | "}},
+		{"CRLF and more: the lines are shown, a control character escaped", analysis.Change{Status: analysis.Added, Added: 1, Converted: []string{"eol=crlf", "ident"},
+			Checkout: &analysis.Checkout{Text: []byte("a\x1b[2J\r\n$Id: 12 $\r\n"), Blob: []byte("a\x1b[2J\n$Id$\n")}}, []string{
+			" ! a^[[2J^M\n ! $Id: 12 $^M\n", "2 lines; 2 differ",
 		}, []string{"\x1b"}},
 		{"more lines than the blob", analysis.Change{Status: analysis.Modified, LinesBefore: 1, Converted: []string{"filter=x"},
 			Checkout: &analysis.Checkout{Text: []byte("a\nevil\na\n"), Blob: []byte("a\na\n")}}, []string{
