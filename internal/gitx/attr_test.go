@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -150,4 +151,22 @@ func TestMayConvert(t *testing.T) {
 	if !MayConvert([]byte("* text\n"), []byte("*.c ident\n")) {
 		t.Errorf("the second file is not looked at")
 	}
+}
+
+// ParseCheckAttr reads back what it is given, in git's -z form, and never
+// panics on anything else.
+func FuzzParseCheckAttr(f *testing.F) {
+	f.Add("a.py", "working-tree-encoding", "SHIFT_JIS")
+	f.Add("new\nline", "text", "unset")
+	f.Fuzz(func(t *testing.T, path, name, value string) {
+		ParseCheckAttr([]byte(path + name + value))
+		rec := path + "\x00" + name + "\x00" + value + "\x00"
+		got, err := ParseCheckAttr([]byte(rec))
+		if path == "" || name == "" || strings.ContainsRune(path+name+value, 0) {
+			return
+		}
+		if err != nil || got[path][name] != value {
+			t.Fatalf("%q: %v, %v", rec, got, err)
+		}
+	})
 }
