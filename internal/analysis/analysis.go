@@ -42,6 +42,11 @@ const (
 	// terminal does not show. Either flags a file whatever else it is.
 	ReasonNotShown  Reason = "not shown"
 	ReasonInvisible Reason = "invisible"
+	// ReasonConverted: a checkout of the file is not its blob (attributes
+	// or core.autocrlf convert it); ReasonAttributes: a .gitattributes file
+	// changed, and with it how files check out.
+	ReasonConverted  Reason = "converted"
+	ReasonAttributes Reason = "attributes"
 )
 
 // Change is the input for one file: what git measured.
@@ -59,6 +64,32 @@ type Change struct {
 	Symbols     symbols.Verdict // what became of its definitions
 	Invisible   int64           // characters a terminal does not show, in the added lines
 	Shown       int64           // bytes of the lines the review would print
+	// Converted names what makes a checkout of the file differ from its
+	// blob ("working-tree-encoding=SHIFT_JIS"), and Checkout is what it
+	// writes; AttributesFile: the file is a .gitattributes (either path).
+	Converted      []string
+	Checkout       *Checkout
+	AttributesFile bool
+	Untouched      []Untouched // of a .gitattributes: the files it now converts
+}
+
+// Untouched is a file a change leaves as it was and whose checkout it
+// converts all the same, by a .gitattributes it touches. Checkout is nil
+// when the review did not check it out (too many to show).
+type Untouched struct {
+	Path      string
+	Converted []string
+	Checkout  *Checkout
+}
+
+// Checkout is what a checkout writes for a file whose attributes convert it:
+// what git tdd's worktrees and CI's clone run, not the blob.
+type Checkout struct {
+	Text []byte // the first bytes, up to the review's limit
+	Blob []byte // the blob's, as far, to mark the lines that differ
+	Size int64
+	Same bool   // byte for byte the blob, though a filter command ran
+	Err  string // what git said when it could not check the file out
 }
 
 // Rules are the thresholds; the zero value is not useful, start from Defaults.
@@ -104,6 +135,11 @@ type FileReport struct {
 	MovedSymbols   []symbols.Move   `json:"moved_symbols"`
 	RenamedSymbols []symbols.Rename `json:"renamed_symbols"`
 	SymbolsNote    string           `json:"symbols_note"` // why definitions were not compared, or cannot be read
+	// What makes a checkout differ from the blob; never null.
+	Converted      []string    `json:"converted"`
+	Checkout       *Checkout   `json:"-"`
+	AttributesFile bool        `json:"-"`
+	Untouched      []Untouched `json:"-"`
 	// A path that is not valid UTF-8 cannot travel in a JSON string exactly; these
 	// carry its bytes.
 	PathBase64    string `json:"path_base64,omitempty"`
@@ -125,12 +161,31 @@ func Ratio(added, deleted, before int64) float64 {
 //     change_ratio > replacement ratio and lines_after < lines_before / 2;
 //   - a mode-only change has ratio 0;
 //   - a removed definition flags a file whatever its ratio;
+//   - so does a checkout that is not the blob (converted), and a change to a
+//     .gitattributes file, added ones too: what runs is not what is shown;
 //   - so do characters a terminal does not show among the added lines, and
 //     a diff too large to show (see flagUnseen).
 func Analyze(c Change, r Rules) FileReport {
-	f := analyzeLines(c, r)
+	f := measure(c, r)
+	f.flagCheckout(c)
 	f.flagUnseen(c, r)
 	return f
+}
+
+// flagCheckout flags a file whose checkout is not its blob, and a
+// .gitattributes file that changed, unless a stronger reason holds.
+func (f *FileReport) flagCheckout(c Change) {
+	f.Converted, f.Checkout, f.AttributesFile, f.Untouched = nonNil(c.Converted), c.Checkout, c.AttributesFile, c.Untouched
+	switch f.Reason {
+	case ReasonDeleted, ReasonReplaced, ReasonRemovedDefinitions:
+		return
+	}
+	switch {
+	case len(c.Converted) > 0:
+		f.RequiresReview, f.Reason = true, ReasonConverted
+	case c.AttributesFile:
+		f.RequiresReview, f.Reason = true, ReasonAttributes
+	}
 }
 
 // flagUnseen flags what a human reading the review would not see: characters
@@ -157,7 +212,8 @@ func (f *FileReport) flagUnseen(c Change, r Rules) {
 	}
 }
 
-func analyzeLines(c Change, r Rules) FileReport {
+// measure applies the rules of lines, definitions and kinds of file.
+func measure(c Change, r Rules) FileReport {
 	f := FileReport{
 		Path: c.Path, OldPath: c.OldPath, Status: c.Status, Binary: c.Binary, Textual: c.Textual,
 		Submodule: c.Submodule, ModeChanged: c.ModeChanged,

@@ -44,6 +44,13 @@ func TestAnalyze(t *testing.T) {
 		{"", "empty file gains lines: ratio over max(before,1)", Change{Status: Modified, Added: 3}, 3, 3, true, false, ReasonChanged},
 		{"", "type change file to symlink", Change{Status: TypeChanged, LinesBefore: 2, Added: 1, Deleted: 2}, 1.5, 1, true, false, ReasonChanged},
 		{"T030", "type change that loses most lines is a replacement", Change{Status: TypeChanged, LinesBefore: 10, Added: 1, Deleted: 10}, 1.1, 1, true, true, ReasonReplaced},
+		{"", "a converted checkout is flagged whatever its ratio", Change{Status: Modified, LinesBefore: 20, Added: 1, Deleted: 1, Converted: []string{"working-tree-encoding=SHIFT_JIS"}}, 0.1, 20, true, false, ReasonConverted},
+		{"", "a converted file added is flagged", Change{Status: Added, Added: 3, Converted: []string{"working-tree-encoding=SHIFT_JIS"}}, 3, 3, true, false, ReasonConverted},
+		{"", "a converted binary is flagged as converted", Change{Status: Modified, Binary: true, Converted: []string{"filter=lfs"}}, 0, 0, true, false, ReasonConverted},
+		{"", "a replacement stays one when converted", Change{Status: Modified, LinesBefore: 270, Added: 56, Deleted: 270, Converted: []string{"working-tree-encoding=SHIFT_JIS"}}, 1.2074, 56, true, true, ReasonReplaced},
+		{"", "a .gitattributes added is flagged", Change{Status: Added, Added: 1, AttributesFile: true}, 1, 1, true, false, ReasonAttributes},
+		{"", "a .gitattributes modified a little is flagged", Change{Status: Modified, LinesBefore: 10, Added: 1, AttributesFile: true}, 0.1, 11, true, false, ReasonAttributes},
+		{"", "a .gitattributes deleted is deleted", Change{Status: Deleted, LinesBefore: 1, Deleted: 1, AttributesFile: true}, 1, 0, true, false, ReasonDeleted},
 	}
 	for _, tt := range tests {
 		t.Run(strings.TrimSpace(tt.id+" "+tt.name), func(t *testing.T) {
@@ -54,6 +61,9 @@ func TestAnalyze(t *testing.T) {
 			}
 			if got.LinesAfter != tt.after {
 				t.Errorf("lines_after = %d, want %d", got.LinesAfter, tt.after)
+			}
+			if len(got.Converted) != len(tt.in.Converted) || got.Converted == nil {
+				t.Errorf("converted = %#v, want %q", got.Converted, tt.in.Converted)
 			}
 			if got.RequiresReview != tt.review || got.IsReplacement != tt.repl || got.Reason != tt.reason {
 				t.Errorf("requires_review=%v is_replacement=%v reason=%q, want %v %v %q",

@@ -68,6 +68,11 @@ func (f *FileReport) appendJSON(b []byte) []byte {
 	b = appendBool(append(b, `,"requires_review":`...), f.RequiresReview)
 	b = appendString(append(b, `,"reason":`...), string(f.Reason))
 	b = f.appendSymbols(b)
+	b = append(b, `,"converted":[`...)
+	for i, c := range f.Converted {
+		b = appendString(comma(b, i), c)
+	}
+	b = append(b, ']')
 	if f.PathBase64 != "" {
 		b = appendString(append(b, `,"path_base64":`...), f.PathBase64)
 	}

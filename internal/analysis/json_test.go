@@ -19,6 +19,10 @@ func TestWriteJSONMatchesEncodingJSON(t *testing.T) {
 			{Path: "gone", OldPath: "gone", Status: Deleted, LinesBefore: 1, Deleted: 1},
 			{Path: "b.bin", OldPath: "b.bin", Status: Modified, Binary: true},
 			{Path: "auth.py", OldPath: "auth.py", Status: Modified, LinesBefore: 20, Added: 2, Invisible: 2, Shown: 2 << 20},
+			{Path: "x.py", OldPath: "x.py", Status: Modified, LinesBefore: 20, Added: 1, Deleted: 1,
+				Converted: []string{"working-tree-encoding=SHIFT_JIS", "filter=a\"<b> from .git/info/attributes"},
+				Checkout:  &Checkout{Text: []byte("x = \"\\\"\n"), Size: 8}},
+			{Path: ".gitattributes", OldPath: ".gitattributes", Status: Modified, LinesBefore: 1, Added: 1, AttributesFile: true},
 			{Path: "m.py", OldPath: "m.py", Status: Modified, LinesBefore: 2000, Deleted: 60, Symbols: symbols.Verdict{
 				Removed: []symbols.Ref{{Name: "load_state", Kind: "def"}, {Name: "Cache\"<", Kind: "class"}},
 				Moved:   []symbols.Move{{Name: "f", Kind: "def", To: "caf\xe9/b.py"}},

@@ -12,14 +12,17 @@ import (
 
 // IndexInfo is what an index file says, read without git: the tree of the
 // whole index from its cache-tree extension ("" when git has not computed it
-// since the last change), and the entries flagged assume-unchanged and
-// skip-worktree.
+// since the last change), the entries flagged assume-unchanged and
+// skip-worktree, and the .gitattributes files.
 type IndexInfo struct {
 	Tree             string
 	Assumed, Skipped []string
+	Attributes       []TreeEntry
 }
 
 const sha1Size = 20
+
+var attributesName = []byte(AttributesFile)
 
 // ParseIndex reads a SHA-1 index file of version 2, 3 or 4. ok is false for
 // whatever it does not fully understand — a checksum that does not verify or
@@ -45,6 +48,7 @@ func ParseIndex(b []byte) (info IndexInfo, ok bool) {
 		if pos+62 > len(body) {
 			return info, false
 		}
+		start := pos
 		flags = binary.BigEndian.Uint16(body[pos+60:])
 		p := pos + 62
 		if flags&0x4000 != 0 {
@@ -84,6 +88,10 @@ func ParseIndex(b []byte) (info IndexInfo, ok bool) {
 		}
 		if ext&0x4000 != 0 {
 			info.Skipped = append(info.Skipped, string(name))
+		}
+		if bytes.HasSuffix(name, attributesName) && IsAttributesFile(string(name)) {
+			info.Attributes = append(info.Attributes, TreeEntry{Mode: binary.BigEndian.Uint32(body[start+24:]),
+				Type: "blob", OID: hex.EncodeToString(body[start+40 : start+60]), Path: string(name)})
 		}
 		prev = name
 	}
@@ -160,10 +168,20 @@ func (r *Repo) readIndex(ctx context.Context) (IndexInfo, bool) {
 // else what git write-tree writes. A commit runs several hooks that each need
 // it; reading it costs no process.
 func (r *Repo) IndexTree(ctx context.Context) (string, error) {
-	if info, ok := r.readIndex(ctx); ok && info.Tree != "" {
-		return info.Tree, nil
+	tree, _, _, err := r.IndexTreeAttributes(ctx)
+	return tree, err
+}
+
+// IndexTreeAttributes is IndexTree and the .gitattributes files of that
+// tree as the index lists them; known is false when only git can read the
+// index (a split or sparse index, another version), and then attrs says nothing.
+func (r *Repo) IndexTreeAttributes(ctx context.Context) (tree string, attrs []TreeEntry, known bool, err error) {
+	info, ok := r.readIndex(ctx)
+	if ok && info.Tree != "" {
+		return info.Tree, info.Attributes, true, nil
 	}
-	return r.WriteTree(ctx)
+	tree, err = r.WriteTree(ctx)
+	return tree, info.Attributes, ok, err
 }
 
 // getenv is the value of k in the environment git runs with.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -55,6 +56,9 @@ func TestParseIndex(t *testing.T) {
 			r.write("src/deep/dir/c.py", "c\n")
 			r.write("src/deep/dir/d.py", "d\n")
 			r.write("z.txt", "z\n")
+			r.write(".gitattributes", "*.bin -text\n")
+			r.write("src/deep/.gitattributes", "*.py ident\n")
+			r.write("src/not.gitattributes", "decoy\n")
 			r.commitAll("base")
 			tt.setup(r)
 			data, err := os.ReadFile(filepath.Join(r.dir, ".git", "index"))
@@ -80,6 +84,9 @@ func TestParseIndex(t *testing.T) {
 			if !reflect.DeepEqual(nonNil(info.Assumed), nonNil(assumed)) || !reflect.DeepEqual(nonNil(info.Skipped), nonNil(skipped)) {
 				t.Errorf("flags = %q %q, git ls-files -v = %q %q", info.Assumed, info.Skipped, assumed, skipped)
 			}
+			if want := stagedAttributes(r); !reflect.DeepEqual(info.Attributes, want) {
+				t.Errorf("attributes = %v, git ls-files -s = %v", info.Attributes, want)
+			}
 			repo, err := Open(context.Background(), r.dir)
 			if err != nil {
 				t.Fatal(err)
@@ -89,6 +96,21 @@ func TestParseIndex(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stagedAttributes are the .gitattributes entries git ls-files -s lists.
+func stagedAttributes(r *testRepo) []TreeEntry {
+	var out []TreeEntry
+	for _, rec := range splitZ([]byte(r.git("ls-files", "-s", "-z"))) {
+		meta, path, _ := strings.Cut(rec, "\t")
+		f := strings.Fields(meta)
+		if !IsAttributesFile(path) {
+			continue
+		}
+		mode, _ := strconv.ParseUint(f[0], 8, 32)
+		out = append(out, TreeEntry{Mode: uint32(mode), Type: "blob", OID: f[1], Path: path})
+	}
+	return out
 }
 
 func TestParseIndexRefusesDamage(t *testing.T) {

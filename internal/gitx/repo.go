@@ -26,6 +26,7 @@ type Repo struct {
 	GitDir    string // this working tree's git directory
 	CommonDir string // shared by every working tree: objects, refs, our state
 	env       []string
+	detached  bool // git runs in a session of its own (see ownSession)
 }
 
 // CommandError is a git command that failed; it keeps what git said.
@@ -156,6 +157,9 @@ func (r *Repo) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	cmd := exec.CommandContext(ctx, git, append(append([]string{}, trustedHistory...), args...)...)
 	cmd.Dir = r.Top
 	cmd.Env = r.env
+	if r.detached {
+		cmd.SysProcAttr = ownSession()
+	}
 	return cmd, nil
 }
 
@@ -190,7 +194,11 @@ func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]by
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	defer trace(time.Now(), args)
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	if r.detached {
+		endSession(cmd)
+	}
+	if err != nil {
 		return stdout.Bytes(), commandError(ctx, args, err, stderr.String())
 	}
 	return stdout.Bytes(), nil

@@ -234,11 +234,12 @@ func (pr *Printer) Warning(f analysis.FileReport) {
 	for _, l := range pr.unseen(f) {
 		fmt.Fprintln(pr.W, "  "+l)
 	}
-	if f.Binary || f.Submodule {
-		return
+	pr.checkoutNotes(f)
+	if !f.Binary && !f.Submodule {
+		fmt.Fprintf(pr.W, "  lines before: %d, after: %d (+%d -%d, change ratio %.2f)\n",
+			f.LinesBefore, f.LinesAfter, f.LinesAdded, f.LinesDeleted, f.ChangeRatio)
 	}
-	fmt.Fprintf(pr.W, "  lines before: %d, after: %d (+%d -%d, change ratio %.2f)\n",
-		f.LinesBefore, f.LinesAfter, f.LinesAdded, f.LinesDeleted, f.ChangeRatio)
+	pr.checkout(f)
 }
 
 // headline is the seed's message for a flagged file.
@@ -259,6 +260,10 @@ func (pr *Printer) headline(f analysis.FileReport) string {
 		return pr.notShown(f)
 	case analysis.ReasonInvisible:
 		return pr.invisible(f)
+	case analysis.ReasonConverted:
+		return pr.converted(f)
+	case analysis.ReasonAttributes:
+		return pr.attributes(f)
 	}
 	return fmt.Sprintf("%s %d%% of %s was changed", pr.P.Yellow("WARNING:"), int(math.Round(f.ChangeRatio*100)), p)
 }
@@ -313,6 +318,10 @@ func (pr *Printer) tag(f analysis.FileReport) string {
 		tags = append(tags, pr.P.Yellow("BINARY"))
 	case analysis.ReasonSubmodule:
 		tags = append(tags, pr.P.Yellow("SUBMODULE"))
+	case analysis.ReasonConverted:
+		tags = append(tags, pr.P.Red("CONVERTED"))
+	case analysis.ReasonAttributes:
+		tags = append(tags, pr.P.Yellow("ATTRIBUTES"))
 	case analysis.ReasonChanged:
 		tags = append(tags, pr.P.Yellow(fmt.Sprintf("CHANGED %d%%", int(math.Round(f.ChangeRatio*100)))))
 	}

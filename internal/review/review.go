@@ -22,25 +22,31 @@ type Target struct {
 	Base       string // tree-ish compared against: a commit, or the empty tree
 	BaseCommit string // the commit the change is reviewed on; "" before the first commit
 	Tree       string // the tree under review
+	// Attributes are Tree's .gitattributes files when AttributesKnown (the
+	// index listed them); otherwise git finds those that apply.
+	Attributes      []gitx.TreeEntry
+	AttributesKnown bool
 }
 
 // Staged is the change a commit of the index would make: the tree `git write-tree`
 // writes (from GIT_INDEX_FILE in hooks) against HEAD, or the empty tree.
 func Staged(ctx context.Context, repo *gitx.Repo) (Target, error) {
 	// both are on every commit hook's path: read in process when they can be
-	tree, err := repo.IndexTree(ctx)
+	tree, attrs, known, err := repo.IndexTreeAttributes(ctx)
 	if err != nil {
 		return Target{}, err
 	}
+	t := Target{Tree: tree, Attributes: attrs, AttributesKnown: known}
 	head, ok, err := repo.Head(ctx)
 	if err != nil {
 		return Target{}, err
 	}
 	if ok {
-		return Target{Base: head, BaseCommit: head, Tree: tree}, nil
+		t.Base, t.BaseCommit = head, head
+		return t, nil
 	}
-	empty, err := repo.EmptyTree(ctx)
-	return Target{Base: empty, Tree: tree}, err
+	t.Base, err = repo.EmptyTree(ctx)
+	return t, err
 }
 
 // Range is `git diff A...B`: B against its merge base with A. "A..B" means the
@@ -101,11 +107,22 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 	if err != nil {
 		return nil, err
 	}
+	converted, untouched, err := checkouts(ctx, repo, t, diffs)
+	if err != nil {
+		return nil, err
+	}
 	changes := make([]analysis.Change, len(diffs))
 	for i, d := range diffs {
 		changes[i] = Change(d)
 		if verdicts != nil {
 			changes[i].Symbols = verdicts[i]
+		}
+		if c, ok := converted[d.Path]; ok {
+			changes[i].Converted, changes[i].Checkout = c.names, c.checkout
+		}
+		changes[i].Untouched = untouched[d.Path]
+		if d.Status == 'R' {
+			changes[i].Untouched = append(changes[i].Untouched, untouched[d.OldPath]...)
 		}
 	}
 	return analysis.Build(t.Tree, t.Base, changes, rules), nil
@@ -119,6 +136,8 @@ func Change(d gitx.FileDiff) analysis.Change {
 		ModeChanged: d.OldMode != 0 && d.NewMode != 0 && d.OldMode != d.NewMode,
 		LinesBefore: d.LinesBefore, Added: d.Added, Deleted: d.Deleted,
 		Invisible: d.Counted, Shown: d.Shown,
+		// a rename takes one away; a copy leaves its source as it was
+		AttributesFile: gitx.IsAttributesFile(d.Path) || (d.Status == 'R' && gitx.IsAttributesFile(d.OldPath)),
 	}
 	switch d.Status {
 	case 'A':
