@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/git-tdd/git-tdd/internal/confine"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,7 +27,7 @@ type Repo struct {
 	GitDir    string // this working tree's git directory
 	CommonDir string // shared by every working tree: objects, refs, our state
 	env       []string
-	detached  bool // git runs in a session of its own (see ownSession)
+	detached  bool // git runs confined: it may run a command an agent configured (see runConfined)
 }
 
 // CommandError is a git command that failed; it keeps what git said.
@@ -157,9 +158,6 @@ func (r *Repo) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	cmd := exec.CommandContext(ctx, git, append(append([]string{}, trustedHistory...), args...)...)
 	cmd.Dir = r.Top
 	cmd.Env = r.env
-	if r.detached {
-		cmd.SysProcAttr = ownSession()
-	}
 	return cmd, nil
 }
 
@@ -194,9 +192,10 @@ func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]by
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	defer trace(time.Now(), args)
-	err = cmd.Run()
 	if r.detached {
-		endSession(cmd)
+		err = runConfined(cmd)
+	} else {
+		err = cmd.Run()
 	}
 	if err != nil {
 		return stdout.Bytes(), commandError(ctx, args, err, stderr.String())
@@ -222,4 +221,15 @@ func exitCode(err error) int {
 		return ce.Code
 	}
 	return -1
+}
+
+// runConfined runs git as the programs an agent controls run: headless, and
+// whatever it leaves behind killed when it exits. A checkout may run a filter
+// command from a configuration or attributes an agent could have written.
+func runConfined(cmd *exec.Cmd) error {
+	p, err := confine.Start(cmd)
+	if err != nil {
+		return err
+	}
+	return p.Wait()
 }
