@@ -234,9 +234,11 @@ func (r *Repo) BlobTexts(ctx context.Context, oids []string, limit int, got func
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	done, err := start(cmd, args)
+	if err != nil {
 		return err
 	}
+	defer done()
 	rerr := readTexts(bufio.NewReaderSize(stdout, 64<<10), len(oids), limit, got)
 	io.Copy(io.Discard, stdout)
 	if err := cmd.Wait(); err != nil {
