@@ -366,3 +366,71 @@ func (r *Repo) ConfigScope(ctx context.Context, key string) (scope string, ok bo
 	scope, _, _ = strings.Cut(string(out), "\t")
 	return scope, true, nil
 }
+
+// signingPrograms are the settings that choose the program git signs with,
+// which asks for the passphrase on the human's terminal.
+var signingPrograms = map[string]bool{
+	"gpg.program": true, "gpg.openpgp.program": true, "gpg.ssh.program": true,
+	"gpg.x509.program": true, "gpg.ssh.defaultkeycommand": true,
+}
+
+// ConfigSetting is one value of a setting, where git read it.
+type ConfigSetting struct {
+	Scope, Origin, Key, Value string
+}
+
+// LocalSigningProgram is a setting of the repository's own configuration
+// (.git/config, config.worktree, or a file they include), which an agent in
+// the repository can write, that chooses the signing program; ok is false
+// when the program comes from the user's or the system's configuration, or
+// the command line. Such a program would read the passphrase a human types.
+func (r *Repo) LocalSigningProgram(ctx context.Context) (s ConfigSetting, ok bool, err error) {
+	out, err := r.output(ctx, "config", "--show-scope", "--show-origin", "-z", "--get-regexp", `^gpg\.`)
+	if exitCode(err) == 1 {
+		return ConfigSetting{}, false, nil
+	}
+	if err != nil {
+		return ConfigSetting{}, false, err
+	}
+	for _, c := range ParseConfigList(out) {
+		if signingPrograms[strings.ToLower(c.Key)] && (c.Scope == "local" || c.Scope == "worktree") {
+			return c, true, nil
+		}
+	}
+	return ConfigSetting{}, false, nil
+}
+
+// ParseConfigList reads `git config --show-scope --show-origin -z` output:
+// scope NUL origin NUL key LF value NUL, for each setting.
+func ParseConfigList(out []byte) []ConfigSetting {
+	f := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	var list []ConfigSetting
+	for i := 0; i+2 < len(f); i += 3 {
+		key, value, _ := strings.Cut(f[i+2], "\n")
+		list = append(list, ConfigSetting{Scope: f[i], Origin: f[i+1], Key: key, Value: value})
+	}
+	return list
+}
+
+// LocalSignerError is a signing program chosen by the repository's own
+// configuration: git tdd signs nothing with it.
+type LocalSignerError struct{ Setting ConfigSetting }
+
+func (e *LocalSignerError) Error() string {
+	s := e.Setting
+	return fmt.Sprintf("%s is set in the repository's configuration (%s) to %q: git would sign with that program, which reads the passphrase you type, and anything that runs in the repository can write that file; nothing was signed (set it in ~/.gitconfig instead, or remove it: git config --unset %s)",
+		s.Key, strings.TrimPrefix(s.Origin, "file:"), s.Value, s.Key)
+}
+
+// CheckSigner refuses a signing program the repository's configuration
+// chooses (LocalSigningProgram).
+func (r *Repo) CheckSigner(ctx context.Context) error {
+	s, ok, err := r.LocalSigningProgram(ctx)
+	if err != nil {
+		return err
+	}
+	if ok {
+		return &LocalSignerError{Setting: s}
+	}
+	return nil
+}
