@@ -1,0 +1,198 @@
+package diffgate
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
+	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/invocation"
+	"github.com/git-tdd/git-tdd/internal/review"
+)
+
+// A signed commit is the only proof CI has that a human approved it (git
+// diffgate verify with allowed_signers), so the human's key goes only on a
+// tree that human approved in the same git commit: an approval in
+// state.toml, which anything running as the user can write (move its tree
+// to a backdoor's), never leads to a signed one. The hooks then leave the
+// review to prepare-commit-msg, which shows the change on the terminal,
+// asks, and writes the trailer of the tree it showed, in one process; git
+// has fixed the commit's tree before that hook runs (it reads the index
+// once, after pre-commit), so the trailer names the tree git commits unless
+// something changes the index file in between, and then verify refuses the
+// commit (and post-commit says so).
+
+// commitIntent is what the hooks know of the commit git is making.
+type commitIntent struct {
+	// signed: the commit will be signed, or may be (what could not be
+	// read for certain counts as signed).
+	signed bool
+	// sure: git's command line was read for certain, and the configuration
+	// it depends on did not change since git started.
+	sure bool
+	// amend: git commit --amend (when sure).
+	amend bool
+	// noVerify: git commit --no-verify or git merge --no-verify (when sure).
+	noVerify bool
+}
+
+// intentOfCommit reads the command line of the git that runs the hook, and,
+// when it does not decide, the configuration (commit.gpgSign, aliases). A
+// configuration file changed since git started (git read it then, this hook
+// reads it now) leaves the answer unsure: signed.
+func intentOfCommit(env *cmdline.Env, repo *gitx.Repo) commitIntent {
+	unsure := commitIntent{signed: true}
+	g, ok := invocation.Parent()
+	if !ok {
+		return unsure
+	}
+	var list gitx.ConfigList
+	var listErr error
+	loaded := false
+	config := func() (gitx.ConfigList, error) {
+		if !loaded {
+			list, listErr, loaded = nil, nil, true
+			list, listErr = repo.ConfigList(env.Ctx)
+		}
+		return list, listErr
+	}
+	alias := func(name string) (string, bool) {
+		l, err := config()
+		if err != nil {
+			return "", false
+		}
+		e, ok := l.Get("alias." + strings.ToLower(name))
+		return e.Value, ok && e.HasValue
+	}
+	in := invocation.Parse(g.Argv, alias)
+	if !in.Known {
+		return unsure
+	}
+	ci := commitIntent{sure: true, amend: in.Amend, noVerify: in.NoVerify}
+	switch {
+	case in.Sign > 0:
+		ci.signed = true
+	case in.Sign < 0:
+		ci.signed = false
+	default:
+		l, err := config()
+		if err != nil {
+			return unsure
+		}
+		ci.signed = l.Bool("commit.gpgsign")
+	}
+	if loaded {
+		// what was read from the configuration is what git read only if
+		// no file of it changed since
+		if listErr != nil || invocation.ChangedSince(repo.ConfigFiles(list), g.Start, repo.GitDir, repo.CommonDir) {
+			return unsure
+		}
+	}
+	return ci
+}
+
+// signedTrailer is prepare-commit-msg for a signed commit: every approval
+// trailer the message brings goes (it comes from a file, a commit or a
+// template, none of which this commit's review wrote), and the change is
+// reviewed here, on the terminal, in this process; the trailer names the
+// tree the human approved. With --no-verify (default hooks) and in a
+// rebase, cherry-pick or revert nothing is asked and no trailer written:
+// the commit is signed without an approval, which verify refuses.
+func signedTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string, source []string, t review.Target, ci commitIntent, gating bool) error {
+	if err := dropApprovalTrailers(msgFile); err != nil {
+		return err
+	}
+	if sequencing(repo) || ci.sure && ci.noVerify && !gating {
+		return nil
+	}
+	t, err := signedTarget(env, repo, t, ci, source)
+	if err != nil {
+		return err
+	}
+	cfg, err := env.GateConfig(repo, "HEAD")
+	if err != nil {
+		return err
+	}
+	a, err := approve(env, repo, t, cfg, "prepare-commit-msg", env.Getenv("GIT_TDD_AUTO") == "1", "")
+	if a == nil || err != nil {
+		return err
+	}
+	return repo.AddTrailer(env.Ctx, msgFile, review.Trailer(a.Time, a.Tree))
+}
+
+// signedTarget is the change a signed commit's review shows: what the commit
+// brings against its own parent. That is the staged tree against HEAD,
+// except for --amend, whose commit replaces HEAD: against HEAD's first
+// parent, so that amending a commit nobody reviewed does not sign its
+// content with a review of the last touch only. A commit of HEAD's own tree
+// (a message-only --amend, an empty commit) is judged like an --amend.
+// Without the command line, git's own hint counts: a message taken from
+// HEAD ("commit HEAD": --amend, -C HEAD).
+func signedTarget(env *cmdline.Env, repo *gitx.Repo, t review.Target, ci commitIntent, source []string) (review.Target, error) {
+	if t.BaseCommit == "" {
+		return t, nil
+	}
+	amend := ci.amend
+	if !ci.sure && len(source) == 2 && source[0] == "commit" && source[1] == "HEAD" {
+		amend = true
+	}
+	found, err := repo.Commits(env.Ctx, t.BaseCommit)
+	if err != nil {
+		return t, err
+	}
+	head := found[t.BaseCommit]
+	if !amend && head.Tree != t.Tree {
+		return t, nil
+	}
+	if len(head.Parents) == 0 {
+		empty, err := repo.EmptyTree(env.Ctx)
+		t.Base, t.BaseCommit = empty, ""
+		return t, err
+	}
+	t.Base, t.BaseCommit = head.Parents[0], head.Parents[0]
+	return t, nil
+}
+
+// previewSigned is git diffgate where commits are signed (commit.gpgSign):
+// the review is shown, but no question asked and no approval recorded, since
+// git commit asks anyway (signedTrailer): one APPROVE, and one passphrase,
+// for each signed commit.
+func previewSigned(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config, auto bool) error {
+	s, err := present(env, repo, t, cfg, "review", auto)
+	if s == nil || err != nil {
+		return err
+	}
+	defer s.tty.Close()
+	if err := review.Log(env.Ctx, s.store, t, s.rep, "review", "shown", "commits are signed: approved at git commit"); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "\nCommits here are signed (commit.gpgsign): git commit shows this review again and asks for\n"+
+		"your approval there, so that your key signs only what you approved in that moment.\n"+
+		"Nothing was recorded.\n")
+	return nil
+}
+
+// anyApproval finds a Diffgate-Approved line, whatever its case, spacing or
+// place in the message, and the continuation lines after it.
+var anyApproval = regexp.MustCompile(`(?im)^[ \t]*` + commitmsg.ApprovedKey + `[ \t]*:.*\n?(?:[ \t]+\S.*\n?)*`)
+
+// dropApprovalTrailers removes every approval line of a message file, and
+// ends it with a newline (see dropStaleTrailers).
+func dropApprovalTrailers(path string) error {
+	msg, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	out := anyApproval.ReplaceAll(msg, nil)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	if string(out) == string(msg) {
+		return nil
+	}
+	return os.WriteFile(path, out, 0o644)
+}
