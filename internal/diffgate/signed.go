@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
@@ -31,19 +32,20 @@ type commitIntent struct {
 	// signed: the commit will be signed, or may be (what could not be
 	// read for certain counts as signed).
 	signed bool
-	// sure: git's command line was read for certain, and the configuration
-	// it depends on did not change since git started.
-	sure bool
-	// amend: git commit --amend (when sure).
+	// known: git's command line was read for certain (an alias in it from
+	// a configuration that did not change since git started), and amend
+	// and noVerify say what it asks.
+	known bool
+	// amend: git commit --amend.
 	amend bool
-	// noVerify: git commit --no-verify or git merge --no-verify (when sure).
+	// noVerify: git commit --no-verify or git merge --no-verify.
 	noVerify bool
 }
 
 // intentOfCommit reads the command line of the git that runs the hook, and,
 // when it does not decide, the configuration (commit.gpgSign, aliases). A
 // configuration file changed since git started (git read it then, this hook
-// reads it now) leaves the answer unsure: signed.
+// reads it now) makes what was read from it unsure: signed.
 func intentOfCommit(env *cmdline.Env, repo *gitx.Repo) commitIntent {
 	unsure := commitIntent{signed: true}
 	g, ok := invocation.Parent()
@@ -55,11 +57,15 @@ func intentOfCommit(env *cmdline.Env, repo *gitx.Repo) commitIntent {
 	loaded := false
 	config := func() (gitx.ConfigList, error) {
 		if !loaded {
-			list, listErr, loaded = nil, nil, true
+			loaded = true
 			list, listErr = repo.ConfigList(env.Ctx)
 		}
 		return list, listErr
 	}
+	changed := sync.OnceValue(func() bool {
+		l, err := config()
+		return err != nil || invocation.ChangedSince(repo.ConfigFiles(l), g.Start, repo.GitDir, repo.CommonDir)
+	})
 	alias := func(name string) (string, bool) {
 		l, err := config()
 		if err != nil {
@@ -69,10 +75,10 @@ func intentOfCommit(env *cmdline.Env, repo *gitx.Repo) commitIntent {
 		return e.Value, ok && e.HasValue
 	}
 	in := invocation.Parse(g.Argv, alias)
-	if !in.Known {
+	if !in.Known || in.Aliased && changed() {
 		return unsure
 	}
-	ci := commitIntent{sure: true, amend: in.Amend, noVerify: in.NoVerify}
+	ci := commitIntent{known: true, amend: in.Amend, noVerify: in.NoVerify}
 	switch {
 	case in.Sign > 0:
 		ci.signed = true
@@ -80,17 +86,7 @@ func intentOfCommit(env *cmdline.Env, repo *gitx.Repo) commitIntent {
 		ci.signed = false
 	default:
 		l, err := config()
-		if err != nil {
-			return unsure
-		}
-		ci.signed = l.Bool("commit.gpgsign")
-	}
-	if loaded {
-		// what was read from the configuration is what git read only if
-		// no file of it changed since
-		if listErr != nil || invocation.ChangedSince(repo.ConfigFiles(list), g.Start, repo.GitDir, repo.CommonDir) {
-			return unsure
-		}
+		ci.signed = err != nil || l.Bool("commit.gpgsign") || changed()
 	}
 	return ci
 }
@@ -106,7 +102,7 @@ func signedTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string, source []s
 	if err := dropApprovalTrailers(msgFile); err != nil {
 		return err
 	}
-	if sequencing(repo) || ci.sure && ci.noVerify && !gating {
+	if sequencing(repo) || ci.known && ci.noVerify && !gating {
 		return nil
 	}
 	t, err := signedTarget(env, repo, t, ci, source)
@@ -137,7 +133,7 @@ func signedTarget(env *cmdline.Env, repo *gitx.Repo, t review.Target, ci commitI
 		return t, nil
 	}
 	amend := ci.amend
-	if !ci.sure && len(source) == 2 && source[0] == "commit" && source[1] == "HEAD" {
+	if !ci.known && len(source) == 2 && source[0] == "commit" && source[1] == "HEAD" {
 		amend = true
 	}
 	found, err := repo.Commits(env.Ctx, t.BaseCommit)

@@ -9,9 +9,10 @@ import (
 )
 
 // startMargin is how much earlier than the kernel's record of a process's
-// start Git.Start is: more than its resolution (Linux counts in 10 ms ticks)
-// and the clocks' drift over a commit.
-const startMargin = 100 * time.Millisecond
+// start Git.Start is: more than the resolution of that record (Linux counts
+// in 10 ms ticks, and rounds down) and of a file's change time (the coarse
+// clock, one tick behind at most).
+const startMargin = 30 * time.Millisecond
 
 // maxAncestors bounds the walk up from the hook to git: a hook manager
 // (lefthook, pre-commit, husky's sh) may stand between them.
