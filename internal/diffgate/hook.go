@@ -232,6 +232,7 @@ func hookConsume(env *cmdline.Env, repo *gitx.Repo) error {
 	if !ok {
 		return nil
 	}
+	warnTreeChanged(env, head)
 	parents := append([]string{}, head.Parents...)
 	if prev, ok := found["HEAD@{1}"]; ok {
 		parents = append([]string{prev.ID}, parents...)

@@ -172,6 +172,20 @@ func previewSigned(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *conf
 	return nil
 }
 
+// warnTreeChanged says, after a commit, when its approval names another tree
+// than the one git committed: something changed the index file after git
+// read it and before the review read it (git fixes a commit's tree before
+// prepare-commit-msg runs). verify refuses such a commit; the human must know
+// before pushing it.
+func warnTreeChanged(env *cmdline.Env, head gitx.CommitHeader) {
+	a, err := commitmsg.ParseApproval(head.Message)
+	if err != nil || a.Tree == head.Tree {
+		return
+	}
+	env.Warn("the commit %s approves tree %s, but git committed tree %s: the index changed while git commit ran, after git read it; git diffgate verify refuses this commit. Undo it with git reset --soft HEAD~1 and commit again",
+		short(head.ID), short(a.Tree), short(head.Tree))
+}
+
 // anyApproval finds a Diffgate-Approved line, whatever its case, spacing or
 // place in the message, and the continuation lines after it.
 var anyApproval = regexp.MustCompile(`(?im)^[ \t]*` + commitmsg.ApprovedKey + `[ \t]*:.*\n?(?:[ \t]+\S.*\n?)*`)
