@@ -84,6 +84,10 @@ func intentOfCommit(env *cmdline.Env, repo *gitx.Repo) commitIntent {
 		ci.signed = true
 	case in.Sign < 0:
 		ci.signed = false
+	case !loaded && !repo.ConfigMaySign():
+		// nothing mentions commit.gpgSign: unset, unless a file of the
+		// configuration changed since git read it (this reads them first)
+		ci.signed = invocation.ChangedSince(repo.ConfigFiles(nil), g.Start, repo.GitDir, repo.CommonDir)
 	default:
 		l, err := config()
 		ci.signed = err != nil || l.Bool("commit.gpgsign") || changed()

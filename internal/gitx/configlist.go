@@ -3,8 +3,11 @@ package gitx
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -69,6 +72,51 @@ func (l ConfigList) Get(key string) (ConfigEntry, bool) {
 func (l ConfigList) Bool(key string) bool {
 	e, ok := l.Get(key)
 	return ok && configBool(e.Value, e.HasValue)
+}
+
+// signKeys are what a configuration that may set commit.gpgSign mentions:
+// the key, or an include that may bring it in.
+var signKeys = [][]byte{[]byte("gpgsign"), []byte("include")}
+
+// ConfigMaySign reports whether the configuration git reads here may set
+// commit.gpgSign: one of git's configuration files, or the variables that
+// carry `git -c` settings, mentions it (in any case) or an include. It reads
+// the files and runs nothing, and errs on the side of yes; when it says no,
+// commit.gpgSign is unset, without the cost of a git process on every commit.
+func (r *Repo) ConfigMaySign() bool {
+	mentions := func(b []byte) bool {
+		b = bytes.ToLower(b)
+		for _, k := range signKeys {
+			if bytes.Contains(b, k) {
+				return true
+			}
+		}
+		return false
+	}
+	if mentions([]byte(r.getenv("GIT_CONFIG_PARAMETERS"))) {
+		return true
+	}
+	if count := r.getenv("GIT_CONFIG_COUNT"); count != "" {
+		n, err := strconv.Atoi(count)
+		if err != nil {
+			return true
+		}
+		for i := range n {
+			if mentions([]byte(r.getenv("GIT_CONFIG_KEY_" + strconv.Itoa(i)))) {
+				return true
+			}
+		}
+	}
+	for _, f := range r.configFiles() {
+		data, err := os.ReadFile(f)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil || mentions(data) {
+			return true
+		}
+	}
+	return false
 }
 
 // ConfigFiles are the files this configuration may come from: git's usual

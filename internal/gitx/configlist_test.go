@@ -75,3 +75,44 @@ func TestConfigListFromGit(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigMaySign(t *testing.T) {
+	r := newTestRepo(t)
+	ctx := context.Background()
+	open := func() *Repo {
+		repo, err := Open(ctx, r.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return repo
+	}
+	if open().ConfigMaySign() {
+		t.Error("a configuration that says nothing of signing may sign")
+	}
+	r.git("config", "commit.gpgSign", "false")
+	if !open().ConfigMaySign() {
+		t.Error("commit.gpgSign in .git/config not seen")
+	}
+	r.git("config", "--unset", "commit.gpgSign")
+	r.git("config", "include.path", "other")
+	if !open().ConfigMaySign() {
+		t.Error("an include not seen")
+	}
+	r.git("config", "--unset", "include.path")
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'commit.gpgsign'='true'")
+	if !open().ConfigMaySign() {
+		t.Error("git -c commit.gpgsign not seen")
+	}
+	t.Setenv("GIT_CONFIG_PARAMETERS", "")
+	t.Setenv("GIT_CONFIG_COUNT", "1")
+	t.Setenv("GIT_CONFIG_KEY_0", "Commit.GpgSign")
+	t.Setenv("GIT_CONFIG_VALUE_0", "true")
+	if !open().ConfigMaySign() {
+		t.Error("GIT_CONFIG_KEY_0 not seen")
+	}
+	repo := open()
+	t.Setenv("GIT_CONFIG_COUNT", "x")
+	if !repo.ConfigMaySign() {
+		t.Error("a malformed GIT_CONFIG_COUNT is taken for nothing")
+	}
+}
