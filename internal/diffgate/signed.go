@@ -1,6 +1,7 @@
 package diffgate
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/invocation"
 	"github.com/git-tdd/git-tdd/internal/review"
@@ -118,6 +120,10 @@ func signedTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string, source []s
 		return err
 	}
 	a, err := approve(env, repo, t, cfg, "prepare-commit-msg", env.Getenv("GIT_TDD_AUTO") == "1", "")
+	var e *exitcode.Error
+	if errors.As(err, &e) && e.Code == exitcode.HumanRequired {
+		e.Hint = "a human must run git commit in a terminal: a signed commit is approved there, whatever git diffgate recorded"
+	}
 	if a == nil || err != nil {
 		return err
 	}

@@ -123,6 +123,9 @@ func printStatus(env *cmdline.Env, rep StatusReport) {
 	case !rep.Staged:
 		fmt.Fprintln(w, "approval:     nothing staged")
 		return
+	case rep.Signing.Sign:
+		fmt.Fprintln(w, "approval:     asked by git commit, on the terminal: commits are signed, and a signed commit takes no approval from state.toml")
+		return
 	case a == nil:
 		fmt.Fprintln(w, "approval:     none; run 'git diffgate' in a terminal to review the staged change")
 		return
