@@ -304,7 +304,7 @@ func (l *loop) policy(w *state.Workflow) error {
 		tokens = res.Tokens
 	}
 	fmt.Fprintf(l.Err, "git-tdd run #%s: data policy\n", l.Issue)
-	fmt.Fprintf(l.Err, "  sent to:  %s\n", l.Agent.Describe())
+	fmt.Fprintf(l.Err, "  sent to:  %s\n", term.Line(l.Agent.Describe(), 0)) // from the configuration, which an agent may write
 	if len(names) > 0 {
 		fmt.Fprintf(l.Err, "  what:     %s (%s tokens), then the tests, the files they import and the test output; each prompt's size is shown when it is sent\n", strings.Join(names, ", "), kilo(tokens))
 	} else {

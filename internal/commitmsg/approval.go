@@ -44,8 +44,13 @@ var looseApproval = regexp.MustCompile(`(?im)^[ \t]*` + ApprovedKey + `[ \t]*:`)
 // (whatever the case of its key), and it must be written exactly
 // "Diffgate-Approved: <RFC 3339 time> tree=<40 or 64 hex digits>" on one line.
 // A message without one is ErrNoApproval (wrapped, saying where a line that
-// looks like one is when it does not count).
+// looks like one is when it does not count). A message with a NUL byte holds
+// none: git never writes one, and reads a message only up to it, so what
+// follows is seen by nobody who reads the commit with git.
 func ParseApproval(msg string) (Approval, error) {
+	if strings.IndexByte(msg, 0) >= 0 {
+		return Approval{}, errors.New("a NUL byte in its message, which git never writes (and git log shows nothing after it): no approval")
+	}
 	var found []Trailer
 	for _, t := range FinalTrailers(msg) {
 		if strings.EqualFold(t.Key, ApprovedKey) {

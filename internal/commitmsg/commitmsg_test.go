@@ -144,6 +144,9 @@ func TestParseApproval(t *testing.T) {
 		{"two, one of another tree", "Fix\n\n" + good + "\n" + FormatApproval(at, strings.Repeat("0", 40)) + "\n", "", "2 Diffgate-Approved trailers"},
 		{"two, one in lower case", "Fix\n\n" + good + "\ndiffgate-approved: 2026-01-01T00:00:00Z tree=" + tree40 + "\n", "", "2 Diffgate-Approved trailers"},
 
+		{"after a NUL byte, which git stops at", "Fix\n\nBody\x00\n\n" + good + "\n", "", "a NUL byte"},
+		{"a NUL byte elsewhere", "Fix\x00\n\n" + good + "\n", "", "a NUL byte"},
+
 		{"no tree", "Fix\n\nDiffgate-Approved: 2026-01-01T00:00:00Z\n", "", "malformed"},
 		{"a short tree", "Fix\n\nDiffgate-Approved: 2026-01-01T00:00:00Z tree=abc123\n", "", "malformed"},
 		{"upper-case hex", "Fix\n\nDiffgate-Approved: 2026-01-01T00:00:00Z tree=" + strings.ToUpper(tree40) + "\n", "", "malformed"},

@@ -47,7 +47,7 @@ func runHook(env *cmdline.Env, args []string) error {
 		if len(c.Args) == 0 {
 			return exitcode.New(exitcode.Usage, "prepare-commit-msg: no message file")
 		}
-		return hookTrailer(env, repo, c.Args[0], c.Name == hooks.Gating)
+		return hookTrailer(env, repo, c.Args[0], c.Args[1:], c.Name == hooks.Gating)
 	case "post-commit", "post-merge":
 		return hookConsume(env, repo)
 	case "reference-transaction":
@@ -88,11 +88,15 @@ func stagedToGate(env *cmdline.Env, repo *gitx.Repo) (*state.State, review.Targe
 }
 
 // hookGate passes at once when the index tree has an approval on HEAD; otherwise
-// it runs the review inline on the terminal, and refuses without one.
+// it runs the review inline on the terminal, and refuses without one. A
+// signed commit's review is prepare-commit-msg's (signedTrailer).
 func hookGate(env *cmdline.Env, repo *gitx.Repo, name string) error {
 	st, t, err := stagedToGate(env, repo)
 	if st == nil || err != nil {
 		return err
+	}
+	if intentOfCommit(env, repo).signed {
+		return nil
 	}
 	if st.FindApproval(t.Tree, t.BaseCommit) != nil {
 		return nil
@@ -135,11 +139,15 @@ var trailerTree = regexp.MustCompile(`(?m)^` + TrailerKey + `:[^\n]*\btree=([0-9
 // With gating (--strict), a change without an approval first goes through the
 // review, as pre-commit's would, unless a rebase, cherry-pick or revert is
 // making it: those land when their branch moves, which reference-transaction
-// judges.
-func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string, gating bool) error {
+// judges. A signed commit takes no approval from state.toml: signedTrailer.
+// source is the hook's other arguments (where the message comes from).
+func hookTrailer(env *cmdline.Env, repo *gitx.Repo, msgFile string, source []string, gating bool) error {
 	st, t, err := stagedToGate(env, repo)
 	if st == nil || err != nil {
 		return err
+	}
+	if ci := intentOfCommit(env, repo); ci.signed {
+		return signedTrailer(env, repo, msgFile, source, t, ci, gating)
 	}
 	if err := dropStaleTrailers(msgFile, t.Tree); err != nil {
 		return err
@@ -224,6 +232,7 @@ func hookConsume(env *cmdline.Env, repo *gitx.Repo) error {
 	if !ok {
 		return nil
 	}
+	warnTreeChanged(env, head)
 	parents := append([]string{}, head.Parents...)
 	if prev, ok := found["HEAD@{1}"]; ok {
 		parents = append([]string{prev.ID}, parents...)

@@ -11,6 +11,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/review"
+	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
 
@@ -38,6 +39,9 @@ func (c *ReviewCmd) Run(env *cmdline.Env) error {
 		t, cfg, err := staged(env, repo, env.GateConfig)
 		if err != nil {
 			return err
+		}
+		if repo.SignsCommits(env.Ctx) {
+			return previewSigned(env, repo, t, cfg, auto)
 		}
 		return gate(env, repo, t, cfg, "review", auto, c.Message)
 	}
@@ -113,64 +117,90 @@ func moveTarget(env *cmdline.Env, repo *gitx.Repo, branch, rev string) (review.T
 // gate analyses a change, shows it on the terminal and asks for APPROVE. It
 // records an approval bound to the tree and the commit it was reviewed on.
 func gate(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config, source string, auto bool, message string) error {
+	_, err := approve(env, repo, t, cfg, source, auto, message)
+	return err
+}
+
+// approve is gate, and returns the approval it recorded: nil when nothing
+// was staged.
+func approve(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config, source string, auto bool, message string) (*state.Approval, error) {
+	s, err := present(env, repo, t, cfg, source, auto)
+	if s == nil || err != nil {
+		return nil, err
+	}
+	defer s.tty.Close()
+	fmt.Fprintln(s.tty.Writer())
+	answer, err := s.tty.Choose(env.Ctx, ApprovePrompt, approveChoices)
+	if errors.Is(err, term.ErrNoAnswer) {
+		answer, err = "REJECT", nil
+	}
+	if err == nil && answer == "APPROVE" {
+		answer, err = approveUnseen(env, s.tty, s.rep)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if answer != "APPROVE" {
+		if err := review.Log(env.Ctx, s.store, t, s.rep, source, "rejected", ""); err != nil {
+			return nil, err
+		}
+		return nil, exitcode.New(exitcode.Refused, "rejected: nothing was approved").
+			WithHint("change what you need, stage it, and run git diffgate again")
+	}
+	a, err := review.Record(env.Ctx, s.store, t, s.rep, message, source)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.Stdout, "Approved tree %s on %s.\nA commit of exactly this content passes the gate; staging anything else needs a new review.\n",
+		short(t.Tree), parentName(t.BaseCommit))
+	return &a, nil
+}
+
+// shown is a review on the terminal, before its question.
+type shown struct {
+	rep   *analysis.Report
+	store *state.Store
+	tty   *term.TTY
+}
+
+// present analyses a change and shows it on the terminal: nil when nothing
+// is staged (said on stdout). Without a terminal, or with --auto, it prints
+// the summary and refuses (exit 3).
+func present(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Config, source string, auto bool) (*shown, error) {
 	rep, err := review.Analyze(env.Ctx, repo, t, review.Rules(cfg))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(rep.Files) == 0 {
 		fmt.Fprintln(env.Stdout, "Nothing staged: there is no change to review.")
-		return nil
+		return nil, nil
 	}
 	store, _, err := env.State(repo) // a corrupt state file fails before a human spends time
 	if err != nil {
-		return err
+		return nil, err
 	}
 	summary := &review.Printer{W: env.Stdout, P: env.StdoutPalette(), Width: term.Width(env.Stdout)}
 	if auto {
 		summary.Summary(rep)
 		review.Log(env.Ctx, store, t, rep, source, "refused", "--auto")
-		return bypass("--auto cannot approve a change; a human must")
+		return nil, bypass("--auto cannot approve a change; a human must")
 	}
 	tty, err := term.OpenTTY(env.Color, env.Getenv)
 	if err != nil {
 		summary.Summary(rep)
 		if errors.Is(err, term.ErrPagedByGit) {
 			review.Log(env.Ctx, store, t, rep, source, "refused", "under git's pager")
-			return bypass(err.Error())
+			return nil, bypass(err.Error())
 		}
 		review.Log(env.Ctx, store, t, rep, source, "refused", "no terminal")
-		return bypass("there is no terminal to ask a human for approval")
+		return nil, bypass("there is no terminal to ask a human for approval")
 	}
-	defer tty.Close()
 	screen := review.NewScreen(env.Ctx, repo, tty, env.NoPager, env.Getenv, env.Prog)
-	err = screen.Present(rep, func(pr *review.Printer) error { return review.Show(env.Ctx, repo, t, rep, pr) })
-	if err != nil {
-		return err
+	if err := screen.Present(rep, func(pr *review.Printer) error { return review.Show(env.Ctx, repo, t, rep, pr) }); err != nil {
+		tty.Close()
+		return nil, err
 	}
-	fmt.Fprintln(tty.Writer())
-	answer, err := tty.Choose(env.Ctx, ApprovePrompt, approveChoices)
-	if errors.Is(err, term.ErrNoAnswer) {
-		answer, err = "REJECT", nil
-	}
-	if err == nil && answer == "APPROVE" {
-		answer, err = approveUnseen(env, tty, rep)
-	}
-	if err != nil {
-		return err
-	}
-	if answer != "APPROVE" {
-		if err := review.Log(env.Ctx, store, t, rep, source, "rejected", ""); err != nil {
-			return err
-		}
-		return exitcode.New(exitcode.Refused, "rejected: nothing was approved").
-			WithHint("change what you need, stage it, and run git diffgate again")
-	}
-	if _, err := review.Record(env.Ctx, store, t, rep, message, source); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "Approved tree %s on %s.\nA commit of exactly this content passes the gate; staging anything else needs a new review.\n",
-		short(t.Tree), parentName(t.BaseCommit))
-	return nil
+	return &shown{rep: rep, store: store, tty: tty}, nil
 }
 
 // approveUnseen asks for the files the review did not show, each on its

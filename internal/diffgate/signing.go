@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // Signing is whether this user's commits get the SSH signature verify asks for.
@@ -84,8 +85,10 @@ func keyFields(s string) (string, bool) {
 	return f[0] + " " + f[1], true
 }
 
-// describe is a line for people about the user's signing.
+// describe is a line for people about the user's signing; the key's name
+// and the file's, which the configuration gives, are escaped.
 func (s Signing) describe(signersPath string) string {
+	s.Key, signersPath = term.Line(s.Key, 200), term.Path(signersPath)
 	if !s.Ready {
 		line := "not set up for SSH signing: " + s.Missing
 		if signersPath != "" {

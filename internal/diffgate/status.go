@@ -92,9 +92,14 @@ func signingSetup(env *cmdline.Env, repo *gitx.Repo) (string, Signing) {
 	return path, signingOf(env.Ctx, repo, signers)
 }
 
+// printStatus prints the report for people. Its values come from the
+// configuration and state.toml, which anything running as the user writes:
+// each is escaped (term.Path, term.Line), so that none can move the cursor
+// or hide what follows on the terminal.
 func printStatus(env *cmdline.Env, rep StatusReport) {
 	w := env.Stdout
 	h := rep.Hooks
+	h.Dir = term.Path(h.Dir)
 	switch {
 	case !h.Installed:
 		fmt.Fprintf(w, "hooks:        not installed in %s; run 'git diffgate install'\n", h.Dir)
@@ -118,11 +123,14 @@ func printStatus(env *cmdline.Env, rep StatusReport) {
 	case !rep.Staged:
 		fmt.Fprintln(w, "approval:     nothing staged")
 		return
+	case rep.Signing.Sign:
+		fmt.Fprintln(w, "approval:     asked by git commit, on the terminal: commits are signed, and a signed commit takes no approval from state.toml")
+		return
 	case a == nil:
 		fmt.Fprintln(w, "approval:     none; run 'git diffgate' in a terminal to review the staged change")
 		return
 	}
-	fmt.Fprintf(w, "approval:     approved %s by %s\n", a.Time.Local().Format(time.RFC3339), a.By)
+	fmt.Fprintf(w, "approval:     approved %s by %s\n", a.Time.Local().Format(time.RFC3339), term.Line(a.By, 40))
 	if len(a.Flagged) > 0 {
 		names := make([]string, len(a.Flagged))
 		for i, p := range a.Flagged {

@@ -149,9 +149,10 @@ func short(id string) string {
 	return id
 }
 
-// printList prints a verdict's tests, indented.
+// printList prints a verdict's tests, indented; an id is the test runner's
+// (a parametrize id, a JUnit classname), escaped.
 func printList(w io.Writer, label string, ids []string) {
 	for _, id := range ids {
-		fmt.Fprintf(w, "  %s %s\n", label, id)
+		fmt.Fprintf(w, "  %s %s\n", label, term.Line(id, 0))
 	}
 }

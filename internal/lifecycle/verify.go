@@ -191,8 +191,11 @@ func (e *Env) verifyMerge(c gitx.TrailedCommit, cfgAt string) MergeCheck {
 	return m
 }
 
+// printCheck prints a merge's check; its issue comes from a trailer and its
+// details from a test run, both written by whoever wrote the commits: each
+// line is escaped.
 func printCheck(e *Env, m MergeCheck) {
-	what := "Merge #" + m.Issue
+	what := "Merge #" + term.Line(m.Issue, 60)
 	if m.Issue == "" {
 		what = term.Line(m.Subject, 60)
 	}
@@ -200,8 +203,8 @@ func printCheck(e *Env, m MergeCheck) {
 		fmt.Fprintf(e.Out, "%s %s: proved: %s\n", short(m.Commit), what, m.Proved)
 		return
 	}
-	fmt.Fprintf(e.Out, "%s %s: NOT PROVED: %s\n", short(m.Commit), what, m.Problem)
+	fmt.Fprintf(e.Out, "%s %s: NOT PROVED: %s\n", short(m.Commit), what, term.Message(m.Problem))
 	for _, d := range m.Details {
-		fmt.Fprintf(e.Out, "  %s\n", strings.TrimSpace(d))
+		fmt.Fprintf(e.Out, "  %s\n", term.Message(strings.TrimSpace(d)))
 	}
 }

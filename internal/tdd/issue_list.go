@@ -51,14 +51,16 @@ func (c *IssueListCmd) Run(env *cmdline.Env) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SLUG\tWHERE\tDRAFTS\tVERDICTS\tFOLDER")
 	for _, s := range list {
-		where := s.Step
+		// the slug and the step come from state.toml and from the names of
+		// folders in the working tree: anything running as the user makes those
+		where := term.Line(s.Step, 40)
 		if s.Number > 0 {
 			where = fmt.Sprintf("%s: #%d", where, s.Number)
 		}
 		if !s.InState {
 			where += " (not in state.toml)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", s.Slug, where, s.Drafts, s.Verdicts, term.Path(s.Dir))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", term.Path(s.Slug), where, s.Drafts, s.Verdicts, term.Path(s.Dir))
 	}
 	return tw.Flush()
 }

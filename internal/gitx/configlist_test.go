@@ -1,0 +1,118 @@
+package gitx
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestParseConfigList(t *testing.T) {
+	out := "file:.git/config\x00commit.gpgsign\ntrue\x00" +
+		"file:/h/.gitconfig\x00commit.gpgsign\x00" +
+		"command line:\x00alias.ci\ncommit -m \"a\nb\"\x00"
+	l, ok := parseConfigList([]byte(out))
+	if !ok || len(l) != 3 {
+		t.Fatalf("parseConfigList = %+v, %v", l, ok)
+	}
+	if l[1].HasValue || !l.Bool("commit.gpgsign") {
+		t.Errorf("a key without a value is true: %+v", l[1])
+	}
+	if e, _ := l.Get("alias.ci"); e.Value != "commit -m \"a\nb\"" || e.Origin != "command line:" {
+		t.Errorf("alias.ci = %+v", e)
+	}
+	if _, ok := parseConfigList([]byte("file:x\x00key")); ok {
+		t.Error("a cut record parsed")
+	}
+	for _, tt := range []struct {
+		out  string
+		want bool
+	}{
+		{"", false},
+		{"o\x00commit.gpgsign\nfalse\x00", false},
+		{"o\x00commit.gpgsign\ntrue\x00o\x00commit.gpgsign\noff\x00", false},
+		{"o\x00commit.gpgsign\noff\x00o\x00commit.gpgsign\nYes\x00", true},
+		{"o\x00commit.gpgsign\n1\x00", true},
+		{"o\x00commit.gpgsign\n\x00", false},
+	} {
+		l, _ := parseConfigList([]byte(tt.out))
+		if got := l.Bool("commit.gpgsign"); got != tt.want {
+			t.Errorf("Bool(%q) = %v", tt.out, got)
+		}
+	}
+}
+
+func TestConfigListFromGit(t *testing.T) {
+	r := newTestRepo(t)
+	home := os.Getenv("HOME")
+	inc := filepath.Join(home, "inc.conf")
+	if err := os.WriteFile(inc, []byte("[commit]\n\tgpgsign\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.git("config", "include.path", "~/inc.conf")
+	r.git("config", "alias.ci", "commit -S")
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'user.name'='X'")
+	ctx := context.Background()
+	repo, err := Open(ctx, r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := repo.ConfigList(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Bool("commit.gpgsign") {
+		t.Errorf("commit.gpgsign from an included file not read: %+v", l)
+	}
+	if e, ok := l.Get("alias.ci"); !ok || e.Value != "commit -S" {
+		t.Errorf("alias.ci = %+v", e)
+	}
+	files := repo.ConfigFiles(l)
+	for _, want := range []string{inc, filepath.Join(home, ".gitconfig"), filepath.Join(repo.CommonDir, "config")} {
+		if !slices.Contains(files, want) {
+			t.Errorf("ConfigFiles = %q, without %s", files, want)
+		}
+	}
+}
+
+func TestConfigMaySign(t *testing.T) {
+	r := newTestRepo(t)
+	ctx := context.Background()
+	open := func() *Repo {
+		repo, err := Open(ctx, r.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return repo
+	}
+	if open().ConfigMaySign() {
+		t.Error("a configuration that says nothing of signing may sign")
+	}
+	r.git("config", "commit.gpgSign", "false")
+	if !open().ConfigMaySign() {
+		t.Error("commit.gpgSign in .git/config not seen")
+	}
+	r.git("config", "--unset", "commit.gpgSign")
+	r.git("config", "include.path", "other")
+	if !open().ConfigMaySign() {
+		t.Error("an include not seen")
+	}
+	r.git("config", "--unset", "include.path")
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'commit.gpgsign'='true'")
+	if !open().ConfigMaySign() {
+		t.Error("git -c commit.gpgsign not seen")
+	}
+	t.Setenv("GIT_CONFIG_PARAMETERS", "")
+	t.Setenv("GIT_CONFIG_COUNT", "1")
+	t.Setenv("GIT_CONFIG_KEY_0", "Commit.GpgSign")
+	t.Setenv("GIT_CONFIG_VALUE_0", "true")
+	if !open().ConfigMaySign() {
+		t.Error("GIT_CONFIG_KEY_0 not seen")
+	}
+	repo := open()
+	t.Setenv("GIT_CONFIG_COUNT", "x")
+	if !repo.ConfigMaySign() {
+		t.Error("a malformed GIT_CONFIG_COUNT is taken for nothing")
+	}
+}
