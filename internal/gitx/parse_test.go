@@ -409,7 +409,7 @@ func TestCountDiff(t *testing.T) {
 	}
 }
 
-func TestParseConfigScopes(t *testing.T) {
+func TestParseConfigList(t *testing.T) {
 	out := []byte("local\x00file:.git/config\x00gpg.ssh.program\n/x/y\x00global\x00file:/home/u/.gitconfig\x00gpg.format\nssh\x00command\x00command line:\x00gpg.program\n\x00")
 	got := ParseConfigList(out)
 	want := []ConfigSetting{
