@@ -3,7 +3,6 @@ package gitx
 import (
 	"bytes"
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -406,21 +405,5 @@ func TestCountDiff(t *testing.T) {
 	}
 	if a, del := CountDiff(""); a != 0 || del != 0 {
 		t.Errorf("empty: +%d -%d", a, del)
-	}
-}
-
-func TestParseConfigList(t *testing.T) {
-	out := []byte("local\x00file:.git/config\x00gpg.ssh.program\n/x/y\x00global\x00file:/home/u/.gitconfig\x00gpg.format\nssh\x00command\x00command line:\x00gpg.program\n\x00")
-	got := ParseConfigList(out)
-	want := []ConfigSetting{
-		{Scope: "local", Origin: "file:.git/config", Key: "gpg.ssh.program", Value: "/x/y"},
-		{Scope: "global", Origin: "file:/home/u/.gitconfig", Key: "gpg.format", Value: "ssh"},
-		{Scope: "command", Origin: "command line:", Key: "gpg.program", Value: ""},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v\nwant %+v", got, want)
-	}
-	if got := ParseConfigList(nil); len(got) != 0 {
-		t.Errorf("empty: %+v", got)
 	}
 }

@@ -235,9 +235,6 @@ func (r *Repo) SignsCommits(ctx context.Context) bool {
 func (r *Repo) AdvanceHead(ctx context.Context, old string, s *Staged, message string, sign bool) (string, error) {
 	args := []string{"commit-tree", s.Tree, "-p", old}
 	if sign {
-		if err := r.CheckSigner(ctx); err != nil {
-			return "", err
-		}
 		args = append(args, "-S")
 	}
 	out, err := r.outputIn(ctx, []byte(message), append(args, "-F", "-")...)

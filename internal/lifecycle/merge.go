@@ -171,12 +171,6 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 		return nil, exitcode.With(exitcode.Refused, err).
 			WithHint("the subject of #%s is in %s (git tdd status shows it): make it one line of printable text; nothing was merged", w.Issue, e.Store.Path())
 	}
-	if e.Repo.SignsCommits(e.Ctx) {
-		// before the proof and the question, not after the human approved
-		if err := e.Repo.CheckSigner(e.Ctx); err != nil {
-			return nil, exitcode.With(exitcode.Usage, err)
-		}
-	}
 	proved, err := e.reprove(cfg, red, fork, tree, labelOf(w.Issue))
 	if err != nil {
 		return nil, addHint(err, "nothing was merged")
