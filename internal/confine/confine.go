@@ -29,24 +29,21 @@ import (
 // its own, and no process can join a session it was not born in (setsid only
 // makes new ones), so nothing of an agent's ever runs in git-tdd's session;
 // and as git-tdd is a subreaper, what an agent's program leaves when its parent
-// dies becomes git-tdd's child, never init's. git-tdd's own programs run
-// beside the agent's (red asks git whether commits are signed while the tests
-// run): git is started through Track, which registers it while it runs and,
-// but for signing, gives it a session of its own too, since git runs programs
-// a repository configures (an fsmonitor hook, a filter). After each program,
-// the sweep kills what is outside git-tdd's session and not registered; before
-// a question or a passphrase, everything below git-tdd that is not registered
-// nor spared (an editor's server: Spare), whatever its session: a program git
-// ran in git-tdd's own session and left behind is no more trusted than an
-// agent's. What git detaches (git gc --auto) is killed too; git's maintenance
-// runs again next time.
+// dies becomes git-tdd's child, never init's. So a process below git-tdd outside
+// its session is an agent's, or an orphan of one; the ones in its session are
+// git-tdd's own (git, the pager, the editor and what they run) and are never
+// touched: they run beside the tests (red asks git whether commits are signed
+// while the tests run). Killing "every descendant" would kill them too. Two
+// other kinds of process can land outside the session: what the human's editor
+// leaves running (an editor's server: Spare keeps it) and what git detaches
+// (git gc --auto): that one is killed like an agent's orphan, which git's
+// maintenance survives (it runs again next time).
 
 var (
 	// mu is held while a program starts and while a sweep runs, so that no
 	// sweep sees a program that started but is not yet registered.
 	mu      sync.Mutex
 	running = map[int]bool{} // the programs started and not yet waited for, by pid
-	own     = map[int]bool{} // git-tdd's own programs (git) while they run (Track)
 	spared  = map[key]bool{} // what the human's own programs left running
 )
 
@@ -162,69 +159,21 @@ func (p *Proc) signal(sig syscall.Signal) {
 	}
 }
 
-// KillStrays kills every process below git-tdd that is not the human's (see
-// Spare) nor one of git-tdd's own programs still running (Track): none should
-// be, at the time it is called, before a question or a passphrase is read on
-// the terminal. A program git runs in git-tdd's session (a hook, an fsmonitor
-// command an agent configured) is killed like an agent's. It returns them; the
+// KillStrays kills every process a confined program left or still runs (none
+// should, at the time it is called: before a question) and returns them; the
 // error names those that could not be killed.
 func KillStrays() ([]Process, error) {
 	return sweep(true)
 }
 
-// Warn is told of each process ClearTerminal kills; the terminal package
-// names them on stderr.
-var Warn = func(Process) {}
-
-// ClearTerminal is KillStrays with each process killed told to Warn: what
-// runs before the human reads or types on the terminal.
-func ClearTerminal() error {
-	killed, err := KillStrays()
-	for _, p := range killed {
-		Warn(p)
-	}
-	return err
-}
-
-// Track starts cmd, one of git-tdd's own programs (git), so that no sweep
-// takes it for a stray while it runs: done, called after cmd.Wait, lets it go.
-// Unless terminal is set, it starts in a session of its own, without a
-// controlling terminal, for git runs programs a repository configures (hooks,
-// filters, an fsmonitor): they must not reach the screen. terminal is for git
-// running the signing program, which asks for a passphrase there: call
-// ClearTerminal first.
-func Track(cmd *exec.Cmd, terminal bool) (done func(), err error) {
-	if !terminal {
-		if cmd.SysProcAttr == nil {
-			cmd.SysProcAttr = &syscall.SysProcAttr{}
-		}
-		cmd.SysProcAttr.Setsid = true
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if err := becomeSubreaper(); err != nil {
-		return nil, fmt.Errorf("becoming the subreaper of what git starts: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	pid := cmd.Process.Pid
-	own[pid] = true
-	return func() {
-		mu.Lock()
-		delete(own, pid)
-		mu.Unlock()
-	}, nil
-}
-
 // Spare runs the human's own program (an editor, on the terminal) and spares
-// what it leaves running: an editor's server (emacs --daemon, a code window)
-// is the human's, not an agent's. Nothing is spared
+// what it leaves running outside git-tdd's session: an editor's server (emacs
+// --daemon, a code window) is the human's, not an agent's. Nothing is spared
 // while a confined program runs, which could have started it.
 func Spare(run func() error) error {
-	before := children()
+	before := foreign()
 	err := run()
-	after := children()
+	after := foreign()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(running) > 0 {

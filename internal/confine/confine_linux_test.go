@@ -273,30 +273,17 @@ func startStray(t *testing.T) *exec.Cmd {
 	return cmd
 }
 
-// KillStrays names and kills a process outside this one's session, and one
-// in it that nobody runs for git-tdd (what git left after a hook); it keeps
-// git-tdd's own programs while they run (Track, in its session or not) and
-// what the human's own program left (Spare).
+// KillStrays names and kills a process outside this one's session, and keeps
+// the children in its session (git, a pager) and what the human's own program
+// left (Spare).
 func TestKillStrays(t *testing.T) {
 	ours := exec.Command("sleep", "60")
-	done, err := Track(ours, true)
-	if err != nil {
+	if err := ours.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { ours.Process.Kill(); ours.Wait(); done() }()
-	git := exec.Command("sleep", "60")
-	gitDone, err := Track(git, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { git.Process.Kill(); git.Wait(); gitDone() }()
+	defer func() { ours.Process.Kill(); ours.Wait() }()
 	var editors *exec.Cmd
 	if err := Spare(func() error { editors = startStray(t); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	left := exec.Command(os.Args[0], "-stray-marker")
-	left.Env = append(os.Environ(), "CONFINE_TEST=sleep")
-	if err := left.Start(); err != nil {
 		t.Fatal(err)
 	}
 	stray := startStray(t)
@@ -304,22 +291,13 @@ func TestKillStrays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pids := map[int]bool{}
-	for _, k := range killed {
-		pids[k.Pid] = true
-		if k.Args[len(k.Args)-1] != "-stray-marker" {
-			t.Errorf("killed %v", k)
-		}
+	if len(killed) != 1 || killed[0].Pid != stray.Process.Pid || killed[0].Args[len(killed[0].Args)-1] != "-stray-marker" {
+		t.Fatalf("killed %v, want only %d", killed, stray.Process.Pid)
 	}
-	if len(killed) != 2 || !pids[stray.Process.Pid] || !pids[left.Process.Pid] {
-		t.Fatalf("killed %v, want %d and %d", killed, stray.Process.Pid, left.Process.Pid)
+	if err := stray.Wait(); err == nil {
+		t.Error("the stray exited 0")
 	}
-	for _, c := range []*exec.Cmd{stray, left} {
-		if err := c.Wait(); err == nil {
-			t.Errorf("%d exited 0", c.Process.Pid)
-		}
-	}
-	for _, c := range []*exec.Cmd{ours, git, editors} {
+	for _, c := range []*exec.Cmd{ours, editors} {
 		if dead(c.Process.Pid) {
 			t.Errorf("%v was killed", c.Args)
 		}

@@ -68,12 +68,9 @@ func parseStat(s string) (proc, bool) {
 	return proc{pid: pid, ppid: ppid, sid: sid, zombie: f[0] == "Z" || f[0] == "X", start: start, comm: s[open+1 : end]}, true
 }
 
-// strays lists the processes below git-tdd that are an agent's, or that
-// nobody runs for git-tdd any more: each child that is neither spared nor one
-// of git-tdd's own running programs (Track), and everything below it. After a
-// program (not atQuestion), the programs still running are kept, and so is
-// what runs in git-tdd's own session (the pager, the editor); before a
-// question, they are not: nothing of git-tdd's runs while it asks.
+// strays lists the processes below git-tdd that are an agent's: each child
+// outside git-tdd's session that is not spared (nor, but atQuestion, a
+// program still running), and everything below it.
 func strays(atQuestion bool) []proc {
 	children := childrenLister()
 	if atQuestion {
@@ -97,7 +94,7 @@ func strays(atQuestion bool) []proc {
 	}
 	for _, c := range children(ours) {
 		p, ok := readProc(c)
-		if !ok || own[p.pid] || spared[key{p.pid, p.start}] || !atQuestion && (p.sid == sid || running[p.pid]) {
+		if !ok || p.sid == sid || spared[key{p.pid, p.start}] || (!atQuestion && running[p.pid]) {
 			continue
 		}
 		out = append(out, p)
@@ -106,11 +103,15 @@ func strays(atQuestion bool) []proc {
 	return out
 }
 
-// children is the set of git-tdd's children.
-func children() map[key]bool {
+// foreign is the set of git-tdd's children outside its session.
+func foreign() map[key]bool {
+	sid, err := unix.Getsid(0)
 	out := map[key]bool{}
+	if err != nil {
+		return out
+	}
 	for _, c := range childrenLister()(unix.Getpid()) {
-		if p, ok := readProc(c); ok {
+		if p, ok := readProc(c); ok && p.sid != sid {
 			out[key{p.pid, p.start}] = true
 		}
 	}

@@ -28,6 +28,6 @@ type proc struct {
 }
 
 func strays(bool) []proc      { return nil }
-func children() map[key]bool  { return nil }
+func foreign() map[key]bool   { return nil }
 func reap(int) bool           { return true }
 func cmdline(p proc) []string { return []string{p.comm} }

@@ -80,11 +80,9 @@ func (r *Repo) BlobLines(ctx context.Context, oids []string) ([]int64, error) {
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	done, err := start(cmd, args)
-	if err != nil {
+	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	defer done()
 	counts, rerr := readCounts(bufio.NewReaderSize(stdout, 64<<10), len(oids))
 	io.Copy(io.Discard, stdout)
 	if err := cmd.Wait(); err != nil {

@@ -127,11 +127,9 @@ func (r *Repo) stream(ctx context.Context, args []string, read func(*bufio.Reade
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	defer trace(time.Now(), args)
-	done, err := start(cmd, args)
-	if err != nil {
+	if err := cmd.Start(); err != nil {
 		return err
 	}
-	defer done()
 	growPipe(out)
 	rerr := read(bufio.NewReaderSize(out, MaxLine))
 	if rerr != nil {

@@ -147,9 +147,7 @@ func absoluteEnv(env []string) []string {
 // trustedHistory: git takes parents from the commit-graph file when there is
 // one, without checking it against the commits, and an agent can write that
 // file: reachability and history walks read the commit objects instead.
-// And no git call runs the fsmonitor hook a repository names: git would run
-// it for every status, add and diff, as the agent's program.
-var trustedHistory = []string{"-c", "core.commitGraph=false", "-c", "core.fsmonitor=false"}
+var trustedHistory = []string{"-c", "core.commitGraph=false"}
 
 // command prepares git with args in the working tree's top level.
 func (r *Repo) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
@@ -197,7 +195,7 @@ func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]by
 	if r.detached {
 		err = runConfined(cmd)
 	} else {
-		err = run(cmd, args)
+		err = cmd.Run()
 	}
 	if err != nil {
 		return stdout.Bytes(), commandError(ctx, args, err, stderr.String())
@@ -223,39 +221,6 @@ func exitCode(err error) int {
 		return ce.Code
 	}
 	return -1
-}
-
-// start starts git as one of git-tdd's own programs (confine.Track): in a
-// session of its own, without the terminal, unless it signs; then it gets
-// the terminal, for the passphrase, and nothing else below git-tdd is left
-// alive to read or type there. done is called after cmd.Wait.
-func start(cmd *exec.Cmd, args []string) (done func(), err error) {
-	signs := Signs(args)
-	if signs {
-		if err := confine.ClearTerminal(); err != nil {
-			return nil, fmt.Errorf("%w; nothing is signed while they run", err)
-		}
-	}
-	return confine.Track(cmd, signs)
-}
-
-// run is cmd.Run through start.
-func run(cmd *exec.Cmd, args []string) error {
-	done, err := start(cmd, args)
-	if err != nil {
-		return err
-	}
-	defer done()
-	return cmd.Wait()
-}
-
-// Signs reports whether git with args signs, and so runs the signing program
-// that asks for a passphrase on the terminal: commit-tree -S.
-func Signs(args []string) bool {
-	for len(args) >= 2 && args[0] == "-c" {
-		args = args[2:]
-	}
-	return len(args) > 0 && args[0] == "commit-tree" && slices.Contains(args, "-S")
 }
 
 // runConfined runs git as the programs an agent controls run: headless, and

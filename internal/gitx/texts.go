@@ -234,11 +234,9 @@ func (r *Repo) BlobTexts(ctx context.Context, oids []string, limit int, got func
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	done, err := start(cmd, args)
-	if err != nil {
+	if err := cmd.Start(); err != nil {
 		return err
 	}
-	defer done()
 	rerr := readTexts(bufio.NewReaderSize(stdout, 64<<10), len(oids), limit, got)
 	io.Copy(io.Discard, stdout)
 	if err := cmd.Wait(); err != nil {

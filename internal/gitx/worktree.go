@@ -190,6 +190,20 @@ func (r *Repo) AddAll(ctx context.Context) error {
 	return err
 }
 
+// Commit commits the index with message; the user's hooks run. With allowEmpty
+// a commit is made even when nothing changed.
+func (r *Repo) Commit(ctx context.Context, message string, allowEmpty bool) error {
+	// These are bookkeeping commits of the lifecycle; the automatic maintenance
+	// a commit starts (another git process each time) is left to the user's
+	// own next commit.
+	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=verbatim", "-F", "-"}
+	if allowEmpty {
+		args = append(args, "--allow-empty")
+	}
+	_, err := r.outputIn(ctx, []byte(message), args...)
+	return err
+}
+
 // CommitTree writes a commit of tree with parents and message; no ref moves.
 func (r *Repo) CommitTree(ctx context.Context, tree string, parents []string, message string) (string, error) {
 	return r.CommitTreeSigned(ctx, tree, parents, message, false)
@@ -199,9 +213,6 @@ func (r *Repo) CommitTree(ctx context.Context, tree string, parents []string, me
 func (r *Repo) CommitTreeSigned(ctx context.Context, tree string, parents []string, message string, sign bool) (string, error) {
 	args := []string{"commit-tree", tree}
 	if sign {
-		if err := r.CheckSigner(ctx); err != nil {
-			return "", err
-		}
 		args = append(args, "-S")
 	}
 	for _, p := range parents {

@@ -135,33 +135,23 @@ func (t *TTY) ask(ctx context.Context, question string) (string, error) {
 	}
 }
 
-// killStrays kills, naming each on w, what a program an agent controls or
-// git ran left running (see package confine; none should be left): no
-// question is asked while one could draw on the screen or read the answer.
+// killStrays kills, naming each, what a program an agent controls left
+// running (see package confine; none should be left): no question is asked
+// while one could draw on the screen or read the answer. git-tdd's own
+// programs (git, the pager, which has exited by now) are not touched.
 func killStrays(w io.Writer) error {
 	killed, err := confine.KillStrays()
 	for _, p := range killed {
-		warnKilled(w, p)
+		args := make([]string, len(p.Args))
+		for i, a := range p.Args {
+			args[i] = Path(a)
+		}
+		Warn(w, filepath.Base(os.Args[0]), "killed process %d (%s), left running by a program an agent controls: anything it drew on the screen is not this command's", p.Pid, strings.Join(args, " "))
 	}
 	if err != nil {
 		return fmt.Errorf("%w; no question is asked while they run", err)
 	}
 	return nil
-}
-
-// warnKilled names a process confine killed.
-func warnKilled(w io.Writer, p confine.Process) {
-	args := make([]string, len(p.Args))
-	for i, a := range p.Args {
-		args[i] = Path(a)
-	}
-	Warn(w, filepath.Base(os.Args[0]), "killed process %d (%s), left running by a program an agent controls or git ran: anything it drew on the screen is not this command's", p.Pid, strings.Join(args, " "))
-}
-
-// Before git signs (it asks for the passphrase on the terminal), what confine
-// kills is named on stderr too.
-func init() {
-	confine.Warn = func(p confine.Process) { warnKilled(os.Stderr, p) }
 }
 
 // readLine reads one line. The terminal is in canonical mode, so each read returns
