@@ -233,15 +233,10 @@ func (r *Repo) SignsCommits(ctx context.Context) bool {
 // index then becomes the real one (git's lock protocol), so that the commit is
 // not shown as staged. The user's commit hooks do not run.
 func (r *Repo) AdvanceHead(ctx context.Context, old string, s *Staged, message string, sign bool) (string, error) {
-	args := []string{"commit-tree", s.Tree, "-p", old}
-	if sign {
-		args = append(args, "-S")
-	}
-	out, err := r.outputIn(ctx, []byte(message), append(args, "-F", "-")...)
+	commit, err := r.commitTree(ctx, []string{"commit-tree", s.Tree, "-p", old, "-F", "-"}, message, sign)
 	if err != nil {
 		return "", err
 	}
-	commit := strings.TrimSpace(string(out))
 	subject, _, _ := strings.Cut(message, "\n")
 	if _, err := r.output(ctx, "update-ref", "-m", "commit: "+subject, "HEAD", commit, old); err != nil {
 		return "", fmt.Errorf("HEAD moved while git tdd ran, so nothing was committed: %w", err)

@@ -190,35 +190,29 @@ func (r *Repo) AddAll(ctx context.Context) error {
 	return err
 }
 
-// Commit commits the index with message; the user's hooks run. With allowEmpty
-// a commit is made even when nothing changed.
-func (r *Repo) Commit(ctx context.Context, message string, allowEmpty bool) error {
-	// These are bookkeeping commits of the lifecycle; the automatic maintenance
-	// a commit starts (another git process each time) is left to the user's
-	// own next commit.
-	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=verbatim", "-F", "-"}
-	if allowEmpty {
-		args = append(args, "--allow-empty")
-	}
-	_, err := r.outputIn(ctx, []byte(message), args...)
-	return err
-}
-
 // CommitTree writes a commit of tree with parents and message; no ref moves.
 func (r *Repo) CommitTree(ctx context.Context, tree string, parents []string, message string) (string, error) {
 	return r.CommitTreeSigned(ctx, tree, parents, message, false)
 }
 
-// CommitTreeSigned is CommitTree, signed with the user's key when sign is set.
+// CommitTreeSigned is CommitTree, signed with the user's key when sign is set
+// (see sign: a signing program the repository names is refused).
 func (r *Repo) CommitTreeSigned(ctx context.Context, tree string, parents []string, message string, sign bool) (string, error) {
 	args := []string{"commit-tree", tree}
-	if sign {
-		args = append(args, "-S")
-	}
 	for _, p := range parents {
 		args = append(args, "-p", p)
 	}
-	out, err := r.outputIn(ctx, []byte(message), append(args, "-F", "-")...)
+	return r.commitTree(ctx, append(args, "-F", "-"), message, sign)
+}
+
+// commitTree runs commit-tree with args and message on stdin: confined, or
+// on the terminal with -S when sign is set.
+func (r *Repo) commitTree(ctx context.Context, args []string, message string, sign bool) (string, error) {
+	run := r.outputIn
+	if sign {
+		run, args = r.sign, append([]string{args[0], "-S"}, args[1:]...)
+	}
+	out, err := run(ctx, []byte(message), args...)
 	if err != nil {
 		return "", err
 	}

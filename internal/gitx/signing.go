@@ -1,0 +1,226 @@
+package gitx
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/confine"
+	"github.com/git-tdd/git-tdd/internal/term"
+)
+
+// A signature is made on the human's terminal: git's signing program asks
+// there for the passphrase (ssh-keygen, gpg's pinentry) or for a touch of the
+// key. So the program must be the human's, never one a repository names, and
+// nothing else below us may be running when it asks.
+
+// signingPrograms are the settings that name a program git runs to sign a
+// commit or to check a signature, or to choose the key (git prints keys in
+// lower case).
+var signingPrograms = map[string]string{
+	"gpg.program":               "gpg.program",
+	"gpg.openpgp.program":       "gpg.openpgp.program",
+	"gpg.x509.program":          "gpg.x509.program",
+	"gpg.ssh.program":           "gpg.ssh.program",
+	"gpg.ssh.defaultkeycommand": "gpg.ssh.defaultKeyCommand",
+}
+
+// signingSettings asks for those and commit.gpgSign in one call.
+const signingSettings = `^(commit\.gpgsign|gpg\.(program|openpgp\.program|x509\.program|ssh\.program|ssh\.defaultkeycommand))$`
+
+// ConfigEntry is one setting as git reads it, with where it comes from.
+type ConfigEntry struct {
+	Scope  string // system, global, local, worktree or command
+	Origin string // file:<path> (relative to the working tree's top for the repository's own), command line:, …
+	Key    string // as git prints it: section and name in lower case
+	Value  string
+	Bare   bool // a key without "=" (true, as a boolean)
+}
+
+// ParseConfigOrigins parses `git config --show-scope --show-origin -z
+// --get-regexp`: scope, origin and "key\nvalue" (or a bare key), each ending
+// in a NUL.
+func ParseConfigOrigins(b []byte) ([]ConfigEntry, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	f := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+	if len(f)%3 != 0 {
+		return nil, fmt.Errorf("git config: %d fields, not entries of 3", len(f))
+	}
+	var out []ConfigEntry
+	for i := 0; i < len(f); i += 3 {
+		e := ConfigEntry{Scope: f[i], Origin: f[i+1]}
+		var ok bool
+		e.Key, e.Value, ok = strings.Cut(f[i+2], "\n")
+		e.Bare = !ok
+		if e.Scope == "" || e.Key == "" {
+			return nil, fmt.Errorf("git config: malformed entry %q", clip([]byte(strings.Join(f[i:i+3], " "))))
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// ParseBool reads a boolean setting as git does; false when it is not one.
+func (e ConfigEntry) ParseBool() bool {
+	if e.Bare {
+		return true
+	}
+	switch strings.ToLower(e.Value) {
+	case "true", "yes", "on":
+		return true
+	}
+	n, err := strconv.ParseInt(e.Value, 0, 64)
+	return err == nil && n != 0
+}
+
+// Signing is how git signs commits here.
+type Signing struct {
+	Sign    bool           // commit.gpgSign asks for signed commits
+	Foreign *ForeignSigner // a signing program set where an agent can write, or nil
+}
+
+// ForeignSigner is a signing program named where an agent can write: the
+// repository's own configuration (.git/config, config.worktree, or a file
+// either includes), git's command line (git -c, GIT_CONFIG_PARAMETERS,
+// GIT_CONFIG_COUNT), or a file inside the repository that another
+// configuration includes. The passphrase the human types when a commit is
+// signed goes to that program; so does every signature git checks.
+type ForeignSigner struct {
+	Key   string // the setting, as git documents it
+	Scope string
+	File  string // the file that sets it, absolute; "" for the command line
+}
+
+func (f *ForeignSigner) Error() string {
+	where := "git's command line (git -c, or GIT_CONFIG_PARAMETERS or GIT_CONFIG_COUNT in the environment)"
+	undo := fmt.Sprintf("run git without -c %s=…, with neither variable set", f.Key)
+	if f.File != "" {
+		where = f.File + " (" + f.Scope + " configuration)"
+		undo = fmt.Sprintf("git config --file %s --unset-all %s", term.ShellQuote(f.File), f.Key)
+	}
+	return fmt.Sprintf("%s is set in %s, where an agent can write: nothing is signed, and no signature checked, by a program the repository chooses (it would read your passphrase)\n"+
+		"if the program is yours, set it in your own configuration: git config --global %s <program>; if not, remove it: %s", f.Key, where, f.Key, undo)
+}
+
+// Signing reads commit.gpgSign and the signing programs, with where each is
+// set, in one git call.
+func (r *Repo) Signing(ctx context.Context) (Signing, error) {
+	out, err := r.output(ctx, "config", "--show-scope", "--show-origin", "-z", "--get-regexp", signingSettings)
+	if exitCode(err) == 1 { // none is set
+		return Signing{}, nil
+	}
+	if err != nil {
+		return Signing{}, err
+	}
+	entries, err := ParseConfigOrigins(out)
+	if err != nil {
+		return Signing{}, err
+	}
+	var s Signing
+	for _, e := range entries {
+		if e.Key == "commit.gpgsign" {
+			s.Sign = e.ParseBool() // the last one counts
+			continue
+		}
+		if s.Foreign == nil {
+			s.Foreign = r.foreign(e)
+		}
+	}
+	return s, nil
+}
+
+// foreign is e as a ForeignSigner when an agent can write where it is set:
+// anywhere but the user's and the system's configuration, and not in a file
+// inside the repository (an include, or GIT_CONFIG_GLOBAL pointing there).
+func (r *Repo) foreign(e ConfigEntry) *ForeignSigner {
+	key := signingPrograms[e.Key]
+	path, isFile := strings.CutPrefix(e.Origin, "file:")
+	if isFile && !filepath.IsAbs(path) {
+		path = filepath.Join(r.Top, path)
+	}
+	if !isFile {
+		path = ""
+	}
+	if (e.Scope == "global" || e.Scope == "system") && isFile && !r.holds(path) {
+		return nil
+	}
+	return &ForeignSigner{Key: key, Scope: e.Scope, File: path}
+}
+
+// holds reports whether path (symbolic links resolved) lies in the working
+// tree or the git directories.
+func (r *Repo) holds(path string) bool {
+	real := func(p string) string {
+		if q, err := filepath.EvalSymlinks(p); err == nil {
+			return q
+		}
+		return filepath.Clean(p)
+	}
+	path = real(path)
+	for _, dir := range []string{r.Top, r.GitDir, r.CommonDir} {
+		if dir == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(real(dir), path); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return true
+		}
+	}
+	return false
+}
+
+// sign runs git to sign (commit-tree -S): after refusing a signing program
+// an agent could have chosen, and with nothing left running below us (a
+// process that could read the passphrase or draw a prompt of its own), in
+// this process's session, where the signing program finds the terminal.
+func (r *Repo) sign(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	s, err := r.Signing(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if s.Foreign != nil {
+		return nil, s.Foreign
+	}
+	if err := noStrays(); err != nil {
+		return nil, err
+	}
+	return r.run(ctx, stdin, onTerminal, args)
+}
+
+// onTerminal runs git in this process's session, with the terminal; what it
+// leaves running is the human's (gpg starts its gpg-agent) and is spared.
+func onTerminal(cmd *exec.Cmd) error {
+	return confine.Spare(cmd.Run)
+}
+
+// StraysError names the processes that were found running below us before a
+// signature, and killed: nothing was signed, in case one of them drew a
+// passphrase prompt of its own.
+type StraysError struct {
+	Killed []confine.Process
+}
+
+func (e *StraysError) Error() string {
+	names := make([]string, len(e.Killed))
+	for i, p := range e.Killed {
+		names[i] = p.String()
+	}
+	return "killed, before signing, processes left running by a program git or an agent ran: " + strings.Join(names, ", ") +
+		"\nnothing was signed; if the terminal showed a prompt before this, it was not git's: run the command again"
+}
+
+// noStrays kills what runs below us, and refuses to sign when there was any.
+func noStrays() error {
+	killed, err := confine.KillStrays()
+	if err != nil {
+		return fmt.Errorf("%w; nothing was signed", err)
+	}
+	if len(killed) > 0 {
+		return &StraysError{Killed: killed}
+	}
+	return nil
+}
