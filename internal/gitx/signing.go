@@ -97,14 +97,30 @@ type ForeignSigner struct {
 }
 
 func (f *ForeignSigner) Error() string {
+	return fmt.Sprintf("%s: nothing is signed, and no signature checked, by a program the repository chooses (it would read your passphrase)\n%s", f.Where(), f.Fix())
+}
+
+// Where says which setting is set where.
+func (f *ForeignSigner) Where() string {
 	where := "git's command line (git -c, or GIT_CONFIG_PARAMETERS or GIT_CONFIG_COUNT in the environment)"
-	undo := fmt.Sprintf("run git without -c %s=…, with neither variable set", f.Key)
 	if f.File != "" {
 		where = f.File + " (" + f.Scope + " configuration)"
-		undo = fmt.Sprintf("git config --file %s --unset-all %s", term.ShellQuote(f.File), f.Key)
 	}
-	return fmt.Sprintf("%s is set in %s, where an agent can write: nothing is signed, and no signature checked, by a program the repository chooses (it would read your passphrase)\n"+
-		"if the program is yours, set it in your own configuration: git config --global %s <program>; if not, remove it: %s", f.Key, where, f.Key, undo)
+	return fmt.Sprintf("%s is set in %s, where an agent can write", f.Key, where)
+}
+
+// Fix says what to do: move the setting to the user's own configuration, or
+// remove it.
+func (f *ForeignSigner) Fix() string {
+	return fmt.Sprintf("if the program is yours, set it in your own configuration: git config --global %s <program>; if not, remove it: %s", f.Key, f.Undo())
+}
+
+// Undo is how to remove the setting.
+func (f *ForeignSigner) Undo() string {
+	if f.File == "" {
+		return fmt.Sprintf("run git without -c %s=…, with neither variable set", f.Key)
+	}
+	return fmt.Sprintf("git config --file %s --unset-all %s", term.ShellQuote(f.File), f.Key)
 }
 
 // Signing reads commit.gpgSign and the signing programs, with where each is
