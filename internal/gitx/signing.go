@@ -1,8 +1,12 @@
 package gitx
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -148,6 +152,59 @@ func (r *Repo) Signing(ctx context.Context) (Signing, error) {
 		}
 	}
 	return s, nil
+}
+
+// MayNameForeignSigner reports, without starting git, whether a signing
+// program could be set where an agent can write: git's command line passes
+// settings, or GIT_CONFIG_GLOBAL or GIT_CONFIG_SYSTEM moves a file, or the
+// repository's or the worktree's configuration mentions a program, a key
+// command or an include, or the user's includes another file. When it says
+// no, Signing would find no ForeignSigner; when in doubt it says yes. It is
+// for the hooks, which run on every commit, where a git process costs
+// milliseconds.
+func (r *Repo) MayNameForeignSigner() bool {
+	env := map[string]string{}
+	for _, kv := range r.env {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	for _, k := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"} {
+		if _, set := env[k]; set {
+			return true
+		}
+	}
+	if r.CommonDir == "" || r.GitDir == "" || env["HOME"] == "" {
+		return true
+	}
+	xdg := env["XDG_CONFIG_HOME"]
+	if xdg == "" {
+		xdg = filepath.Join(env["HOME"], ".config")
+	}
+	ours := []string{"include", "program", "defaultkeycommand"}
+	for _, f := range []struct {
+		path  string
+		words []string
+	}{
+		{filepath.Join(r.CommonDir, "config"), ours},
+		{filepath.Join(r.GitDir, "config.worktree"), ours},
+		{filepath.Join(env["HOME"], ".gitconfig"), ours[:1]},
+		{filepath.Join(xdg, "git", "config"), ours[:1]},
+	} {
+		data, err := os.ReadFile(f.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return true
+		}
+		data = bytes.ToLower(data)
+		for _, w := range f.words {
+			if bytes.Contains(data, []byte(w)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // foreign is e as a ForeignSigner when an agent can write where it is set:

@@ -67,6 +67,9 @@ func TestSigningForeign(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		if s.Foreign != nil && !repo.MayNameForeignSigner() {
+			t.Errorf("%s: MayNameForeignSigner says no", name)
+		}
 		if s.Sign != wantSign {
 			t.Errorf("%s: sign %v", name, s.Sign)
 		}
@@ -80,10 +83,18 @@ func TestSigningForeign(t *testing.T) {
 			t.Errorf("%s: foreign %+v, want %s in %q (%s)", name, s.Foreign, wantKey, wantFile, wantScope)
 		}
 	}
+	os.Unsetenv("GIT_CONFIG_GLOBAL") // ~/.gitconfig, as for everyone
+	repo, _ = Open(ctx, r.dir)
 	check("nothing set", false, "", "", "")
+	if repo.MayNameForeignSigner() {
+		t.Error("nothing set: MayNameForeignSigner says yes")
+	}
 	r.git("config", "--global", "gpg.ssh.program", "op-ssh-sign")
 	r.git("config", "--global", "commit.gpgsign", "true")
 	check("the user's own", true, "", "", "")
+	if repo.MayNameForeignSigner() {
+		t.Error("the user's own: MayNameForeignSigner says yes")
+	}
 	r.git("config", "commit.gpgsign", "off")
 	check("turned off here", false, "", "", "")
 
