@@ -247,7 +247,10 @@ func (r *Repo) MergeTree(ctx context.Context, ours, theirs string) (tree string,
 // git refuses when that would overwrite a local change, or an ignored file
 // (a .env the branch happens to track).
 func (r *Repo) MergeFastForward(ctx context.Context, commit string) error {
-	_, err := r.output(ctx, "merge", "--ff-only", "--no-overwrite-ignore", "-q", commit)
+	// the automatic maintenance a merge starts (git gc, detached) is left to
+	// the user's own next command: git runs confined, and what it leaves
+	// running is killed
+	_, err := r.output(ctx, "-c", "maintenance.auto=false", "merge", "--ff-only", "--no-overwrite-ignore", "-q", commit)
 	return err
 }
 
