@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -132,7 +133,9 @@ func (r *Repo) Dirty(ctx context.Context, untracked bool) ([]string, error) {
 	if untracked {
 		mode = "--untracked-files=all"
 	}
-	out, err := r.output(ctx, "status", "--porcelain=v1", "-z", "--ignore-submodules=none", mode)
+	// status refreshes the index, which would run the post-index-change
+	// hook: not for a look
+	out, err := r.output(ctx, slices.Concat(noHooks, []string{"status", "--porcelain=v1", "-z", "--ignore-submodules=none", mode})...)
 	if err != nil {
 		return nil, err
 	}
