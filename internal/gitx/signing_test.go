@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -141,26 +140,4 @@ func emptyTree(t *testing.T, r *Repo) string {
 		t.Fatal(err)
 	}
 	return tree
-}
-
-// What running git confined costs a call (its own session, the watch, the
-// sweep of what it left), against starting and waiting for it plainly.
-func BenchmarkGitCallConfined(b *testing.B) {
-	repo, _, _ := benchSetup(b)
-	ctx := context.Background()
-	for b.Loop() {
-		if _, err := repo.output(ctx, "rev-parse", "HEAD"); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkGitCallPlain(b *testing.B) {
-	repo, _, _ := benchSetup(b)
-	ctx := context.Background()
-	for b.Loop() {
-		if _, err := repo.run(ctx, nil, (*exec.Cmd).Run, []string{"rev-parse", "HEAD"}); err != nil {
-			b.Fatal(err)
-		}
-	}
 }
