@@ -16,6 +16,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/git-tdd/git-tdd/internal/confine"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/term"
 	"github.com/git-tdd/git-tdd/internal/version"
@@ -84,6 +85,11 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	env := &Env{Ctx: ctx, Prog: app.Prog, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Globals: app.Globals}
+	// before any program starts (git runs hooks and filters a repository
+	// names): whatever one leaves stays below this process, to be killed
+	if err := confine.BecomeSubreaper(); err != nil {
+		return finish(env, err)
+	}
 	if len(args) > 0 && app.Direct[args[0]] != nil {
 		env.Globals = &Globals{Color: "auto"}
 		return finish(env, app.Direct[args[0]](env, args[1:]))

@@ -1,14 +1,16 @@
 // Package confine starts the programs an agent controls (its command, and the
-// tests, lint and setup commands it may have written) away from the human's
-// terminal, and ends everything they started when they end. Each runs headless:
-// in a session of its own, so without a controlling terminal (/dev/tty does not
-// open, no keys can be pushed into the human's input), with its input a pipe or
-// /dev/null and its output never the terminal. git-tdd becomes a child
-// subreaper before the first one starts, so nothing they start can leave its
-// tree; when one exits, every process it left is killed, whatever process group
-// or session it moved to; and KillStrays, called before every question, kills
-// whatever still runs. Start is the one place these programs start: whatever
-// confines them further goes there.
+// tests, lint and setup commands it may have written), and git with the
+// programs a repository's configuration makes it run, away from the human's
+// terminal, and ends everything they started when they end. Each runs
+// headless: in a session of its own, so without a controlling terminal
+// (/dev/tty does not open, no keys can be pushed into the human's input),
+// with its input a pipe or /dev/null and its output never the terminal.
+// git-tdd and git-diffgate become child subreapers when they start, so
+// nothing they start can leave their tree; when a confined program exits,
+// every process it left is killed, whatever process group or session it
+// moved to; and KillStrays, called before every question and every
+// signature, kills whatever still runs. Start is the one place these programs
+// start: whatever confines them further goes there.
 package confine
 
 import (
@@ -25,19 +27,21 @@ import (
 	"golang.org/x/term"
 )
 
-// Which processes are an agent's. A confined program starts in a session of
-// its own, and no process can join a session it was not born in (setsid only
-// makes new ones), so nothing of an agent's ever runs in git-tdd's session;
-// and as git-tdd is a subreaper, what an agent's program leaves when its parent
-// dies becomes git-tdd's child, never init's. So a process below git-tdd outside
-// its session is an agent's, or an orphan of one; the ones in its session are
-// git-tdd's own (git, the pager, the editor and what they run) and are never
-// touched: they run beside the tests (red asks git whether commits are signed
-// while the tests run). Killing "every descendant" would kill them too. Two
-// other kinds of process can land outside the session: what the human's editor
-// leaves running (an editor's server: Spare keeps it) and what git detaches
-// (git gc --auto): that one is killed like an agent's orphan, which git's
-// maintenance survives (it runs again next time).
+// Which processes are an agent's. Everything git-tdd starts that is not the
+// human's own program runs confined, in a session of its own: an agent's
+// programs, and git itself (which runs hooks, filters and other programs a
+// repository's configuration names). No process can join a session it was
+// not born in (setsid only makes new ones), and as git-tdd is a subreaper
+// from its start (BecomeSubreaper), what any of them leaves when its parent
+// dies becomes git-tdd's child, never init's. So after a confined program, a
+// process below git-tdd outside its session that no running program holds is
+// a leftover, and is killed; the ones in its session are the human's own
+// programs (the pager, the editor, git signing a commit) and run on. Before a
+// question or a signature (KillStrays) nothing of git-tdd's runs: every
+// process below it is killed, in its session or not, but what the human's own
+// program left running (an editor's server, a gpg-agent: Spare keeps them).
+// git's maintenance (git gc --auto), which git detaches, is killed like any
+// leftover, and runs again next time.
 
 var (
 	// mu is held while a program starts and while a sweep runs, so that no
@@ -94,8 +98,8 @@ func Start(cmd *exec.Cmd) (*Proc, error) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if err := becomeSubreaper(); err != nil {
-		return nil, fmt.Errorf("becoming the subreaper of what an agent starts: %w", err)
+	if err := BecomeSubreaper(); err != nil {
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -159,21 +163,24 @@ func (p *Proc) signal(sig syscall.Signal) {
 	}
 }
 
-// KillStrays kills every process a confined program left or still runs (none
-// should, at the time it is called: before a question) and returns them; the
-// error names those that could not be killed.
+// KillStrays kills every process below git-tdd but what Spare kept, in its
+// session or not, and returns them; the error names those that could not be
+// killed. It is called where nothing of git-tdd's runs: before a question,
+// and before a commit is signed (the passphrase is typed then), so that
+// nothing but the human's own programs can read the terminal or draw on it.
 func KillStrays() ([]Process, error) {
 	return sweep(true)
 }
 
-// Spare runs the human's own program (an editor, on the terminal) and spares
-// what it leaves running outside git-tdd's session: an editor's server (emacs
-// --daemon, a code window) is the human's, not an agent's. Nothing is spared
-// while a confined program runs, which could have started it.
+// Spare runs the human's own program (an editor, or git signing a commit,
+// on the terminal) and spares what it leaves running: an editor's server
+// (emacs --daemon, a code window) or the gpg-agent that gpg starts is the
+// human's, not an agent's. Nothing is spared while a confined program runs,
+// which could have started it.
 func Spare(run func() error) error {
-	before := foreign()
+	before := children()
 	err := run()
-	after := foreign()
+	after := children()
 	mu.Lock()
 	defer mu.Unlock()
 	if len(running) > 0 {
@@ -191,13 +198,12 @@ func Spare(run func() error) error {
 // again in the next round.
 const rounds = 60
 
-// sweep kills the processes below git-tdd that are an agent's: outside
-// git-tdd's session and not spared. After a program, the others still running
-// are kept (and what runs below them), and the kernel's children files list
-// the processes; before a question (atQuestion) nothing is kept, and every
-// process's stat is read: the children files can miss a child while others
-// come and go, and the question's sweep is the last. It returns the processes
-// it found alive.
+// sweep kills the processes below git-tdd that are left over: not spared,
+// and, after a program, outside git-tdd's session and not a program still
+// running (nor below one), and the kernel's children files list them; before
+// a question (atQuestion) only the spared are kept, and every process's stat
+// is read: the children files can miss a child while others come and go, and
+// the question's sweep is the last. It returns the processes it found alive.
 func sweep(atQuestion bool) ([]Process, error) {
 	mu.Lock()
 	defer mu.Unlock()

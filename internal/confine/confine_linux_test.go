@@ -259,13 +259,14 @@ func TestStop(t *testing.T) {
 	}
 }
 
-// startStray starts, outside confine, a child in a session of its own: what a
-// confined program's orphan looks like.
-func startStray(t *testing.T) *exec.Cmd {
+// startStray starts, outside confine, a child in a session of its own (what
+// a confined program's orphan looks like), or in this one's (what a program
+// git ran unconfined would leave).
+func startStray(t *testing.T, setsid bool) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-stray-marker")
 	cmd.Env = append(os.Environ(), "CONFINE_TEST=sleep")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: setsid}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -273,37 +274,63 @@ func startStray(t *testing.T) *exec.Cmd {
 	return cmd
 }
 
-// KillStrays names and kills a process outside this one's session, and keeps
-// the children in its session (git, a pager) and what the human's own program
-// left (Spare).
+// KillStrays names and kills every process below this one, in its session or
+// not, but what the human's own program left (Spare), in its session or not.
 func TestKillStrays(t *testing.T) {
-	ours := exec.Command("sleep", "60")
-	if err := ours.Start(); err != nil {
+	var spared []*exec.Cmd
+	err := Spare(func() error {
+		spared = []*exec.Cmd{startStray(t, true), startStray(t, false)}
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { ours.Process.Kill(); ours.Wait() }()
-	var editors *exec.Cmd
-	if err := Spare(func() error { editors = startStray(t); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	stray := startStray(t)
+	strays := []*exec.Cmd{startStray(t, true), startStray(t, false)}
 	killed, err := KillStrays()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(killed) != 1 || killed[0].Pid != stray.Process.Pid || killed[0].Args[len(killed[0].Args)-1] != "-stray-marker" {
-		t.Fatalf("killed %v, want only %d", killed, stray.Process.Pid)
+	var pids []int
+	for _, k := range killed {
+		if k.Args[len(k.Args)-1] != "-stray-marker" {
+			t.Errorf("killed %v", k)
+		}
+		pids = append(pids, k.Pid)
 	}
-	if err := stray.Wait(); err == nil {
-		t.Error("the stray exited 0")
+	slices.Sort(pids)
+	want := []int{strays[0].Process.Pid, strays[1].Process.Pid}
+	slices.Sort(want)
+	if !slices.Equal(pids, want) {
+		t.Fatalf("killed %v, want %v", killed, want)
 	}
-	for _, c := range []*exec.Cmd{ours, editors} {
+	for _, c := range strays {
+		if err := c.Wait(); err == nil {
+			t.Error("a stray exited 0")
+		}
+	}
+	for _, c := range spared {
 		if dead(c.Process.Pid) {
 			t.Errorf("%v was killed", c.Args)
 		}
 	}
 	if killed, err := KillStrays(); len(killed) != 0 || err != nil {
 		t.Errorf("again: %v, %v", killed, err)
+	}
+}
+
+// After a confined program, what runs in this process's session (the pager,
+// git signing) is kept: only a question's sweep kills it.
+func TestWaitKeepsTheSession(t *testing.T) {
+	ours := startStray(t, false)
+	p, _ := startLeaving(t, "setsid")
+	if err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if dead(ours.Process.Pid) {
+		t.Fatal("ending a confined program killed a process of this session")
+	}
+	if killed, err := KillStrays(); len(killed) != 1 || err != nil {
+		t.Errorf("at a question: killed %v, %v", killed, err)
 	}
 }
 

@@ -2,6 +2,7 @@ package confine
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,10 +12,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// becomeSubreaper makes git-tdd the parent of every orphan below it, even one
-// that started a session of its own, instead of init.
-func becomeSubreaper() error {
-	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+// BecomeSubreaper makes this process the parent of every orphan below it,
+// even one that started a session of its own, instead of init. git-tdd and
+// git-diffgate call it first thing, so that nothing any program they start
+// leaves (git's hooks and filters included) gets out from below them.
+func BecomeSubreaper() error {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("becoming the subreaper of the programs it starts: %w", err)
+	}
+	return nil
 }
 
 // watch closes exited when the program exits, without reaping it: until Wait
@@ -68,9 +74,9 @@ func parseStat(s string) (proc, bool) {
 	return proc{pid: pid, ppid: ppid, sid: sid, zombie: f[0] == "Z" || f[0] == "X", start: start, comm: s[open+1 : end]}, true
 }
 
-// strays lists the processes below git-tdd that are an agent's: each child
-// outside git-tdd's session that is not spared (nor, but atQuestion, a
-// program still running), and everything below it.
+// strays lists the processes below git-tdd that are left over: each child
+// that is not spared (nor, but atQuestion, in git-tdd's session or a program
+// still running), and everything below it.
 func strays(atQuestion bool) []proc {
 	children := childrenLister()
 	if atQuestion {
@@ -94,7 +100,7 @@ func strays(atQuestion bool) []proc {
 	}
 	for _, c := range children(ours) {
 		p, ok := readProc(c)
-		if !ok || p.sid == sid || spared[key{p.pid, p.start}] || (!atQuestion && running[p.pid]) {
+		if !ok || spared[key{p.pid, p.start}] || (!atQuestion && (p.sid == sid || running[p.pid])) {
 			continue
 		}
 		out = append(out, p)
@@ -103,15 +109,11 @@ func strays(atQuestion bool) []proc {
 	return out
 }
 
-// foreign is the set of git-tdd's children outside its session.
-func foreign() map[key]bool {
-	sid, err := unix.Getsid(0)
+// children is the set of git-tdd's children.
+func children() map[key]bool {
 	out := map[key]bool{}
-	if err != nil {
-		return out
-	}
 	for _, c := range childrenLister()(unix.Getpid()) {
-		if p, ok := readProc(c); ok && p.sid != sid {
+		if p, ok := readProc(c); ok {
 			out[key{p.pid, p.start}] = true
 		}
 	}

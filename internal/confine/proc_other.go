@@ -7,7 +7,9 @@ import "syscall"
 // Other systems than Linux have no child subreaper: what a program left is
 // killed through its process group only, and a process that left the group
 // outlives it. The program still has no controlling terminal.
-func becomeSubreaper() error { return nil }
+
+// BecomeSubreaper does nothing where there is no child subreaper.
+func BecomeSubreaper() error { return nil }
 
 func (p *Proc) watch() {}
 
@@ -28,6 +30,6 @@ type proc struct {
 }
 
 func strays(bool) []proc      { return nil }
-func foreign() map[key]bool   { return nil }
+func children() map[key]bool  { return nil }
 func reap(int) bool           { return true }
 func cmdline(p proc) []string { return []string{p.comm} }

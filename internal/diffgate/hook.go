@@ -47,6 +47,9 @@ func runHook(env *cmdline.Env, args []string) error {
 		if len(c.Args) == 0 {
 			return exitcode.New(exitcode.Usage, "prepare-commit-msg: no message file")
 		}
+		if err := refuseForeignSigner(env, repo); err != nil {
+			return err
+		}
 		return hookTrailer(env, repo, c.Args[0], c.Args[1:], c.Name == hooks.Gating)
 	case "post-commit", "post-merge":
 		return hookConsume(env, repo)

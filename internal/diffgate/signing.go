@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -30,8 +32,12 @@ func signingOf(ctx context.Context, repo *gitx.Repo, signers []byte) Signing {
 	var s Signing
 	s.Format, _, _ = repo.ConfigValue(ctx, "gpg.format")
 	s.Key, _, _ = repo.ConfigValue(ctx, "user.signingkey")
-	s.Sign = repo.SignsCommits(ctx)
+	sg, _ := repo.Signing(ctx)
+	s.Sign = sg.Sign
 	var missing []string
+	if sg.Foreign != nil {
+		missing = append(missing, sg.Foreign.Undo()+" (a signing program where an agent can write: nothing is signed with it)")
+	}
 	if s.Format != "ssh" {
 		missing = append(missing, "git config gpg.format ssh")
 	}
@@ -105,4 +111,25 @@ func (s Signing) describe(signersPath string) string {
 		line += fmt.Sprintf("; the key is NOT in %s: verify will refuse these commits until it is added there on the base branch", signersPath)
 	}
 	return line
+}
+
+// refuseForeignSigner refuses a commit git is about to sign (commit.gpgSign)
+// with a signing program set where an agent can write (gitx.ForeignSigner):
+// after the hooks, git runs that program, and the human types the passphrase
+// into it. A commit is also signed with git commit -S, which a hook cannot
+// see: without commit.gpgSign, a warning says so.
+func refuseForeignSigner(env *cmdline.Env, repo *gitx.Repo) error {
+	if !repo.MayNameForeignSigner() {
+		return nil // most commits: no git call
+	}
+	s, err := repo.Signing(env.Ctx)
+	if err != nil || s.Foreign == nil {
+		return err
+	}
+	if s.Sign {
+		return exitcode.With(exitcode.Usage, s.Foreign).WithHint("nothing was committed: git would sign the commit with it, and ask for your passphrase there")
+	}
+	env.Warn("%s: a commit signed with git commit -S would give your passphrase to it", s.Foreign.Where())
+	fmt.Fprintf(env.Stderr, "hint: %s\n", term.Message(s.Foreign.Fix()))
+	return nil
 }

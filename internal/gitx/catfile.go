@@ -80,12 +80,13 @@ func (r *Repo) BlobLines(ctx context.Context, oids []string) ([]int64, error) {
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	p, err := start(cmd)
+	if err != nil {
 		return nil, err
 	}
 	counts, rerr := readCounts(bufio.NewReaderSize(stdout, 64<<10), len(oids))
 	io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
+	if err := p.Wait(); err != nil {
 		return nil, commandError(ctx, args, err, stderr.String())
 	}
 	return counts, rerr

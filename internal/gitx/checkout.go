@@ -83,9 +83,6 @@ func (r *Repo) NewCheckouts(ctx context.Context, entries []TreeEntry, attributes
 	c := &Checkouts{dir: dir, blobs: map[string]string{}}
 	c.repo = r.WithEnv("GIT_DIR="+gitDir, "GIT_WORK_TREE="+wt, "GIT_INDEX_FILE="+filepath.Join(dir, "index"))
 	c.repo.Top = wt
-	// a filter's command runs as a checkout would run it, but away from the
-	// terminal the review is about to be read on
-	c.repo.detached = true
 	// a relative core.attributesFile names a file at the top of the real
 	// working tree; hooks, fsmonitor and a split index would run programs
 	// or write into the repository for a throwaway index

@@ -13,11 +13,15 @@ import (
 
 // ConfigEntry is one value of git's configuration and where git read it.
 type ConfigEntry struct {
-	Origin   string // "file:<path>", "command line:", "blob:<id>"…
+	Scope    string // system, global, local, worktree or command
+	Origin   string // "file:<path>" (relative to the working tree's top for the repository's own), "command line:", "blob:<id>"…
 	Key      string // section.[subsection.]name, section and name in lower case
 	Value    string
 	HasValue bool // false for a key written without "=" (true, for a boolean)
 }
+
+// Bool reads the value as git reads a boolean.
+func (e ConfigEntry) Bool() bool { return configBool(e.Value, e.HasValue) }
 
 // ConfigList is git's whole configuration here, in the order git reads it:
 // a later value of a key overrides an earlier one.
@@ -26,36 +30,35 @@ type ConfigList []ConfigEntry
 // ConfigList reads every value of the configuration, with its origin, in one
 // process.
 func (r *Repo) ConfigList(ctx context.Context) (ConfigList, error) {
-	out, err := r.output(ctx, "config", "-z", "--show-origin", "--list")
+	out, err := r.output(ctx, "config", "-z", "--show-scope", "--show-origin", "--list")
 	if err != nil {
 		return nil, err
 	}
-	list, ok := parseConfigList(out)
-	if !ok {
-		return nil, fmt.Errorf("git config --list: unexpected output")
-	}
-	return list, nil
+	return parseConfigList(out)
 }
 
-// parseConfigList reads `git config -z --show-origin --list`: for each value,
-// the origin ended by a NUL, then the key, and "\n" and the value when there
-// is one, ended by a NUL.
-func parseConfigList(b []byte) (ConfigList, bool) {
+// parseConfigList reads `git config -z --show-scope --show-origin` (--list or
+// --get-regexp): for each value, the scope and the origin, each ended by a
+// NUL, then the key, and "\n" and the value when there is one, ended by a
+// NUL.
+func parseConfigList(b []byte) (ConfigList, error) {
 	var out ConfigList
 	for len(b) > 0 {
-		origin, rest, ok := bytes.Cut(b, []byte{0})
-		if !ok {
-			return nil, false
+		var f [3][]byte
+		for i := range f {
+			var ok bool
+			f[i], b, ok = bytes.Cut(b, []byte{0})
+			if !ok {
+				return nil, fmt.Errorf("git config: a cut entry: %q", clip(f[i]))
+			}
 		}
-		record, rest, ok := bytes.Cut(rest, []byte{0})
-		if !ok {
-			return nil, false
+		key, value, hasValue := bytes.Cut(f[2], []byte{'\n'})
+		if len(f[0]) == 0 || len(key) == 0 {
+			return nil, fmt.Errorf("git config: a malformed entry: %q", clip(bytes.Join(f[:], []byte{' '})))
 		}
-		key, value, hasValue := bytes.Cut(record, []byte{'\n'})
-		out = append(out, ConfigEntry{Origin: string(origin), Key: string(key), Value: string(value), HasValue: hasValue})
-		b = rest
+		out = append(out, ConfigEntry{Scope: string(f[0]), Origin: string(f[1]), Key: string(key), Value: string(value), HasValue: hasValue})
 	}
-	return out, true
+	return out, nil
 }
 
 // Get returns the value of key that git uses: the last one.
@@ -71,12 +74,8 @@ func (l ConfigList) Get(key string) (ConfigEntry, bool) {
 // Bool reads key as git reads a boolean; unset is false.
 func (l ConfigList) Bool(key string) bool {
 	e, ok := l.Get(key)
-	return ok && configBool(e.Value, e.HasValue)
+	return ok && e.Bool()
 }
-
-// signKeys are what a configuration that may set commit.gpgSign mentions:
-// the key, or an include that may bring it in.
-var signKeys = [][]byte{[]byte("gpgsign"), []byte("include")}
 
 // ConfigMaySign reports whether the configuration git reads here may set
 // commit.gpgSign: one of git's configuration files, or the variables that
@@ -84,16 +83,8 @@ var signKeys = [][]byte{[]byte("gpgsign"), []byte("include")}
 // the files and runs nothing, and errs on the side of yes; when it says no,
 // commit.gpgSign is unset, without the cost of a git process on every commit.
 func (r *Repo) ConfigMaySign() bool {
-	mentions := func(b []byte) bool {
-		b = bytes.ToLower(b)
-		for _, k := range signKeys {
-			if bytes.Contains(b, k) {
-				return true
-			}
-		}
-		return false
-	}
-	if mentions([]byte(r.getenv("GIT_CONFIG_PARAMETERS"))) {
+	words := []string{"gpgsign", "include"}
+	if mentions([]byte(r.getenv("GIT_CONFIG_PARAMETERS")), words) {
 		return true
 	}
 	if count := r.getenv("GIT_CONFIG_COUNT"); count != "" {
@@ -102,17 +93,34 @@ func (r *Repo) ConfigMaySign() bool {
 			return true
 		}
 		for i := range n {
-			if mentions([]byte(r.getenv("GIT_CONFIG_KEY_" + strconv.Itoa(i)))) {
+			if mentions([]byte(r.getenv("GIT_CONFIG_KEY_"+strconv.Itoa(i))), words) {
 				return true
 			}
 		}
 	}
 	for _, f := range r.configFiles() {
-		data, err := os.ReadFile(f)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
+		if fileMentions(f, words) {
+			return true
 		}
-		if err != nil || mentions(data) {
+	}
+	return false
+}
+
+// fileMentions reports whether the file at path mentions one of words, in any
+// case; a file that cannot be read may (one that does not exist does not).
+func fileMentions(path string, words []string) bool {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	return err != nil || mentions(data, words)
+}
+
+// mentions reports whether b holds one of words (lower case), in any case.
+func mentions(b []byte, words []string) bool {
+	b = bytes.ToLower(b)
+	for _, w := range words {
+		if bytes.Contains(b, []byte(w)) {
 			return true
 		}
 	}

@@ -9,32 +9,37 @@ import (
 )
 
 func TestParseConfigList(t *testing.T) {
-	out := "file:.git/config\x00commit.gpgsign\ntrue\x00" +
-		"file:/h/.gitconfig\x00commit.gpgsign\x00" +
-		"command line:\x00alias.ci\ncommit -m \"a\nb\"\x00"
-	l, ok := parseConfigList([]byte(out))
-	if !ok || len(l) != 3 {
-		t.Fatalf("parseConfigList = %+v, %v", l, ok)
+	out := "local\x00file:.git/config\x00commit.gpgsign\ntrue\x00" +
+		"global\x00file:/h/.gitconfig\x00commit.gpgsign\x00" +
+		"command\x00command line:\x00alias.ci\ncommit -m \"a\nb\"\x00"
+	l, err := parseConfigList([]byte(out))
+	if err != nil || len(l) != 3 {
+		t.Fatalf("parseConfigList = %+v, %v", l, err)
 	}
 	if l[1].HasValue || !l.Bool("commit.gpgsign") {
 		t.Errorf("a key without a value is true: %+v", l[1])
 	}
-	if e, _ := l.Get("alias.ci"); e.Value != "commit -m \"a\nb\"" || e.Origin != "command line:" {
+	if e, _ := l.Get("alias.ci"); e.Value != "commit -m \"a\nb\"" || e.Origin != "command line:" || e.Scope != "command" {
 		t.Errorf("alias.ci = %+v", e)
 	}
-	if _, ok := parseConfigList([]byte("file:x\x00key")); ok {
-		t.Error("a cut record parsed")
+	for _, bad := range []string{"local\x00file:x\x00key", "local\x00file:x\x00", "\x00\x00k\nv\x00", "local\x00o\x00\nv\x00"} {
+		if _, err := parseConfigList([]byte(bad)); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	if l, err := parseConfigList(nil); l != nil || err != nil {
+		t.Errorf("nothing: %v, %v", l, err)
 	}
 	for _, tt := range []struct {
 		out  string
 		want bool
 	}{
 		{"", false},
-		{"o\x00commit.gpgsign\nfalse\x00", false},
-		{"o\x00commit.gpgsign\ntrue\x00o\x00commit.gpgsign\noff\x00", false},
-		{"o\x00commit.gpgsign\noff\x00o\x00commit.gpgsign\nYes\x00", true},
-		{"o\x00commit.gpgsign\n1\x00", true},
-		{"o\x00commit.gpgsign\n\x00", false},
+		{"local\x00o\x00commit.gpgsign\nfalse\x00", false},
+		{"local\x00o\x00commit.gpgsign\ntrue\x00local\x00o\x00commit.gpgsign\noff\x00", false},
+		{"local\x00o\x00commit.gpgsign\noff\x00local\x00o\x00commit.gpgsign\nYes\x00", true},
+		{"local\x00o\x00commit.gpgsign\n1\x00", true},
+		{"local\x00o\x00commit.gpgsign\n\x00", false},
 	} {
 		l, _ := parseConfigList([]byte(tt.out))
 		if got := l.Bool("commit.gpgsign"); got != tt.want {

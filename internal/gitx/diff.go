@@ -127,7 +127,8 @@ func (r *Repo) stream(ctx context.Context, args []string, read func(*bufio.Reade
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	defer trace(time.Now(), args)
-	if err := cmd.Start(); err != nil {
+	p, err := start(cmd)
+	if err != nil {
 		return err
 	}
 	growPipe(out)
@@ -135,7 +136,7 @@ func (r *Repo) stream(ctx context.Context, args []string, read func(*bufio.Reade
 	if rerr != nil {
 		io.Copy(io.Discard, out) // let git finish writing before we wait for it
 	}
-	if werr := cmd.Wait(); werr != nil {
+	if werr := p.Wait(); werr != nil {
 		return commandError(ctx, args, werr, stderr.String())
 	}
 	return rerr

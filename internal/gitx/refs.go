@@ -283,6 +283,15 @@ func (r *Repo) firstParent(ctx context.Context, rangeSpec, allowedSigners string
 	// told not to print them on its own (log.showSignature)
 	args := []string{"rev-list", "--first-parent", "--no-commit-header"}
 	if allowedSigners != "" {
+		// git asks its signing program whether a signature is good: one
+		// that .git/config names could call any signature good
+		s, err := r.Signing(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if s.Foreign != nil {
+			return nil, s.Foreign
+		}
 		format += "%G?%x00%GS%x00%GK%x00"
 		args = []string{"-c", "gpg.ssh.allowedSignersFile=" + allowedSigners, "log", "--first-parent", "--no-show-signature", "--no-color"}
 	}

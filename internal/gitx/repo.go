@@ -27,7 +27,6 @@ type Repo struct {
 	GitDir    string // this working tree's git directory
 	CommonDir string // shared by every working tree: objects, refs, our state
 	env       []string
-	detached  bool // git runs confined: it may run a command an agent configured (see runConfined)
 }
 
 // CommandError is a git command that failed; it keeps what git said.
@@ -149,13 +148,24 @@ func absoluteEnv(env []string) []string {
 // file: reachability and history walks read the commit objects instead.
 var trustedHistory = []string{"-c", "core.commitGraph=false"}
 
+// noFSMonitor: core.fsmonitor names a program (a hook script, or git's own
+// daemon) that any command reading the working tree runs to learn what
+// changed, and .git/config, anyone's to write, sets it. Nothing of ours needs
+// it: without it git looks at the files itself, which only a very large
+// working tree notices. Passed on the command line, it also holds in the
+// submodules git status visits.
+var noFSMonitor = []string{"-c", "core.fsmonitor=false"}
+
+// everyCall are the settings every git call starts with.
+var everyCall = slices.Concat(trustedHistory, noFSMonitor)
+
 // command prepares git with args in the working tree's top level.
 func (r *Repo) command(ctx context.Context, args ...string) (*exec.Cmd, error) {
 	git, err := gitPath()
 	if err != nil {
 		return nil, fmt.Errorf("git is not installed or not on PATH: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, git, append(append([]string{}, trustedHistory...), args...)...)
+	cmd := exec.CommandContext(ctx, git, slices.Concat(everyCall, args)...)
 	cmd.Dir = r.Top
 	cmd.Env = r.env
 	return cmd, nil
@@ -180,8 +190,15 @@ func (r *Repo) output(ctx context.Context, args ...string) ([]byte, error) {
 }
 
 // outputIn runs git with stdin and returns its standard output; on failure the
-// output git wrote is returned too, with the error.
+// output git wrote is returned too, with the error. git runs confined (see
+// start).
 func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	return r.run(ctx, stdin, runConfined, args)
+}
+
+// run runs git with stdin through how (runConfined, or onTerminal for a
+// signature) and returns its standard output, as outputIn does.
+func (r *Repo) run(ctx context.Context, stdin []byte, how func(*exec.Cmd) error, args []string) ([]byte, error) {
 	cmd, err := r.command(ctx, args...)
 	if err != nil {
 		return nil, err
@@ -192,12 +209,7 @@ func (r *Repo) outputIn(ctx context.Context, stdin []byte, args ...string) ([]by
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	defer trace(time.Now(), args)
-	if r.detached {
-		err = runConfined(cmd)
-	} else {
-		err = cmd.Run()
-	}
-	if err != nil {
+	if err := how(cmd); err != nil {
 		return stdout.Bytes(), commandError(ctx, args, err, stderr.String())
 	}
 	return stdout.Bytes(), nil
@@ -223,11 +235,19 @@ func exitCode(err error) int {
 	return -1
 }
 
-// runConfined runs git as the programs an agent controls run: headless, and
-// whatever it leaves behind killed when it exits. A checkout may run a filter
-// command from a configuration or attributes an agent could have written.
+// start starts git as the programs an agent controls start (confine.Start):
+// in a session of its own, without the terminal, its input a pipe or
+// /dev/null, and whatever it leaves killed when it exits. Every git call but
+// a signature's runs so: git runs programs that a repository's configuration
+// or attributes name, anyone's to write (hooks during a ref update, a
+// checkout or a merge; clean and smudge filters when it reads or writes the
+// working tree; merge drivers; signature checks), and none of them may read
+// the terminal, push keys into its input or draw on it.
+func start(cmd *exec.Cmd) (*confine.Proc, error) { return confine.Start(cmd) }
+
+// runConfined runs git started by start and waits for it.
 func runConfined(cmd *exec.Cmd) error {
-	p, err := confine.Start(cmd)
+	p, err := start(cmd)
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,9 @@ func (r *Repo) Stage(ctx context.Context) (*Staged, error) {
 		s.Close()
 		return nil, err
 	}
-	if _, err := s.repo.output(ctx, "add", "-A", "--", "."); err != nil {
+	// a private index: git's post-index-change hook, a program anyone can
+	// write, has nothing to hear about it
+	if _, err := s.repo.output(ctx, slices.Concat(noHooks, []string{"add", "-A", "--", "."})...); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -87,7 +89,7 @@ func (s *Staged) unflag(ctx context.Context) error {
 			continue
 		}
 		// one flag a call: update-index applies only one of them
-		if _, err := s.repo.outputIn(ctx, []byte(strings.Join(paths, "\x00")+"\x00"), "update-index", flag, "-z", "--stdin"); err != nil {
+		if _, err := s.repo.outputIn(ctx, []byte(strings.Join(paths, "\x00")+"\x00"), slices.Concat(noHooks, []string{"update-index", flag, "-z", "--stdin"})...); err != nil {
 			return err
 		}
 	}
@@ -132,7 +134,7 @@ func FlaggedEntries(b []byte) (assumed, skipped []string) {
 // Changed reports whether the working tree differs from what was staged: a
 // file added, removed or changed since.
 func (s *Staged) Changed(ctx context.Context) (bool, error) {
-	out, err := s.repo.output(ctx, "add", "-A", "--dry-run", "--", ".")
+	out, err := s.repo.output(ctx, slices.Concat(noHooks, []string{"add", "-A", "--dry-run", "--", "."})...)
 	return len(bytes.TrimSpace(out)) > 0, err
 }
 
@@ -233,15 +235,10 @@ func (r *Repo) SignsCommits(ctx context.Context) bool {
 // index then becomes the real one (git's lock protocol), so that the commit is
 // not shown as staged. The user's commit hooks do not run.
 func (r *Repo) AdvanceHead(ctx context.Context, old string, s *Staged, message string, sign bool) (string, error) {
-	args := []string{"commit-tree", s.Tree, "-p", old}
-	if sign {
-		args = append(args, "-S")
-	}
-	out, err := r.outputIn(ctx, []byte(message), append(args, "-F", "-")...)
+	commit, err := r.commitTree(ctx, []string{"commit-tree", s.Tree, "-p", old, "-F", "-"}, message, sign)
 	if err != nil {
 		return "", err
 	}
-	commit := strings.TrimSpace(string(out))
 	subject, _, _ := strings.Cut(message, "\n")
 	if _, err := r.output(ctx, "update-ref", "-m", "commit: "+subject, "HEAD", commit, old); err != nil {
 		return "", fmt.Errorf("HEAD moved while git tdd ran, so nothing was committed: %w", err)

@@ -234,12 +234,13 @@ func (r *Repo) BlobTexts(ctx context.Context, oids []string, limit int, got func
 	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	p, err := start(cmd)
+	if err != nil {
 		return err
 	}
 	rerr := readTexts(bufio.NewReaderSize(stdout, 64<<10), len(oids), limit, got)
 	io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
+	if err := p.Wait(); err != nil {
 		return commandError(ctx, args, err, stderr.String())
 	}
 	return rerr

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -148,7 +150,41 @@ func (r *Repo) AddTrailer(ctx context.Context, file, trailer string) error {
 		}
 		return os.WriteFile(file, out, 0o644)
 	}
-	_, err = r.output(ctx, "interpret-trailers", "--in-place",
-		"--where", "end", "--if-exists", "replace", "--if-missing", "add", "--trailer", trailer, file)
+	return r.interpretTrailers(ctx, file, trailer)
+}
+
+// interpretTrailers adds trailer with git interpret-trailers, with git's
+// defaults, as verify reads trailers: no configuration but the comment
+// character. A repository's configuration would otherwise run the program
+// of every trailer.<token>.command and add what it prints as a trailer of
+// the message the human commits and signs, or rename our trailer
+// (trailer.<token>.key matches a longer key by its prefix).
+func (r *Repo) interpretTrailers(ctx context.Context, file, trailer string) error {
+	comment, set, err := r.ConfigValue(ctx, "core.commentChar")
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(file) {
+		file = filepath.Join(r.Top, file)
+	}
+	var args []string
+	if set {
+		args = []string{"-c", "core.commentChar=" + comment}
+	}
+	_, err = r.withoutConfig().output(ctx, append(args, "interpret-trailers", "--in-place",
+		"--where", "end", "--if-exists", "replace", "--if-missing", "add", "--trailer", trailer, file)...)
 	return err
+}
+
+// withoutConfig is git outside any repository, with no configuration file:
+// for the commands that need none (GIT_DIR names no repository, which a
+// command that can run outside one takes for none).
+func (r *Repo) withoutConfig() *Repo {
+	c := *r
+	c.env = slices.DeleteFunc(slices.Clone(r.env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return strings.HasPrefix(k, "GIT_CONFIG") || slices.Contains(Located, k)
+	})
+	c.env = append(c.env, "GIT_DIR="+os.DevNull, "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	return &c
 }

@@ -1,6 +1,7 @@
 package gitx
 
 import (
+	"context"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -107,4 +108,37 @@ func FuzzAppendTrailer(f *testing.F) {
 			t.Fatalf("trailer missing from %q", out)
 		}
 	})
+}
+
+// The trailer is added with git's defaults, whatever the repository's
+// configuration says about trailers: no trailer.<token>.command runs (nor
+// adds its output to the message), no trailer.<token>.key renames ours; the
+// comment character still counts.
+func TestAddTrailerWithoutTrailerConfig(t *testing.T) {
+	r := newTestRepo(t)
+	ran := filepath.Join(t.TempDir(), "ran")
+	r.git("config", "trailer.evil.key", "Evil")
+	r.git("config", "trailer.evil.command", "touch "+ran+"; echo injected")
+	r.git("config", "trailer.long.key", "Diffgate-Approved-Not")
+	r.git("config", "core.commentChar", ";")
+	repo, err := Open(context.Background(), r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := "subject\n\nbody\n; a comment, which AppendTrailer leaves to git\n"
+	r.write("MSG", msg)
+	if _, ok := AppendTrailer([]byte(msg), testTrailer); ok {
+		t.Fatal("AppendTrailer took the message: git is not asked")
+	}
+	if err := repo.AddTrailer(context.Background(), filepath.Join(r.dir, "MSG"), testTrailer); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(r.dir, "MSG"))
+	want := "subject\n\nbody\n\n" + testTrailer + "\n; a comment, which AppendTrailer leaves to git\n"
+	if string(got) != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("trailer.evil.command ran")
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -132,7 +133,9 @@ func (r *Repo) Dirty(ctx context.Context, untracked bool) ([]string, error) {
 	if untracked {
 		mode = "--untracked-files=all"
 	}
-	out, err := r.output(ctx, "status", "--porcelain=v1", "-z", "--ignore-submodules=none", mode)
+	// status refreshes the index, which would run the post-index-change
+	// hook: not for a look
+	out, err := r.output(ctx, slices.Concat(noHooks, []string{"status", "--porcelain=v1", "-z", "--ignore-submodules=none", mode})...)
 	if err != nil {
 		return nil, err
 	}
@@ -190,35 +193,29 @@ func (r *Repo) AddAll(ctx context.Context) error {
 	return err
 }
 
-// Commit commits the index with message; the user's hooks run. With allowEmpty
-// a commit is made even when nothing changed.
-func (r *Repo) Commit(ctx context.Context, message string, allowEmpty bool) error {
-	// These are bookkeeping commits of the lifecycle; the automatic maintenance
-	// a commit starts (another git process each time) is left to the user's
-	// own next commit.
-	args := []string{"-c", "maintenance.auto=false", "commit", "-q", "--cleanup=verbatim", "-F", "-"}
-	if allowEmpty {
-		args = append(args, "--allow-empty")
-	}
-	_, err := r.outputIn(ctx, []byte(message), args...)
-	return err
-}
-
 // CommitTree writes a commit of tree with parents and message; no ref moves.
 func (r *Repo) CommitTree(ctx context.Context, tree string, parents []string, message string) (string, error) {
 	return r.CommitTreeSigned(ctx, tree, parents, message, false)
 }
 
-// CommitTreeSigned is CommitTree, signed with the user's key when sign is set.
+// CommitTreeSigned is CommitTree, signed with the user's key when sign is set
+// (see sign: a signing program the repository names is refused).
 func (r *Repo) CommitTreeSigned(ctx context.Context, tree string, parents []string, message string, sign bool) (string, error) {
 	args := []string{"commit-tree", tree}
-	if sign {
-		args = append(args, "-S")
-	}
 	for _, p := range parents {
 		args = append(args, "-p", p)
 	}
-	out, err := r.outputIn(ctx, []byte(message), append(args, "-F", "-")...)
+	return r.commitTree(ctx, append(args, "-F", "-"), message, sign)
+}
+
+// commitTree runs commit-tree with args and message on stdin: confined, or
+// on the terminal with -S when sign is set.
+func (r *Repo) commitTree(ctx context.Context, args []string, message string, sign bool) (string, error) {
+	run := r.outputIn
+	if sign {
+		run, args = r.sign, append([]string{args[0], "-S"}, args[1:]...)
+	}
+	out, err := run(ctx, []byte(message), args...)
 	if err != nil {
 		return "", err
 	}
@@ -253,7 +250,10 @@ func (r *Repo) MergeTree(ctx context.Context, ours, theirs string) (tree string,
 // git refuses when that would overwrite a local change, or an ignored file
 // (a .env the branch happens to track).
 func (r *Repo) MergeFastForward(ctx context.Context, commit string) error {
-	_, err := r.output(ctx, "merge", "--ff-only", "--no-overwrite-ignore", "-q", commit)
+	// the automatic maintenance a merge starts (git gc, detached) is left to
+	// the user's own next command: git runs confined, and what it leaves
+	// running is killed
+	_, err := r.output(ctx, "-c", "maintenance.auto=false", "merge", "--ff-only", "--no-overwrite-ignore", "-q", commit)
 	return err
 }
 

@@ -110,6 +110,9 @@ type mergePlan struct {
 // frozen surface is the last red's, the merge has no conflicts, the red's
 // tests fail at the red commit and the merged tree passes.
 func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
+	if err := e.signable(); err != nil {
+		return nil, err
+	}
 	wt := e.Repo.At(w.Worktree)
 	dirty, err := wt.Dirty(e.Ctx, true)
 	if err != nil {
@@ -177,6 +180,17 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 	}
 	return &mergePlan{cfg: cfg, target: review.Target{Base: baseTip, BaseCommit: baseTip, Tree: tree},
 		baseTip: baseTip, branchTip: branchTip, baseCheckout: checkout, proved: proved, subject: subject}, nil
+}
+
+// signable refuses, before anyone reviews the merge, a signature that would
+// be refused after: the merge commit is signed (commit.gpgSign) by a program
+// the repository's own configuration names, which would read the passphrase.
+func (e *Env) signable() error {
+	s, err := e.Repo.Signing(e.Ctx)
+	if err != nil || !s.Sign || s.Foreign == nil {
+		return err
+	}
+	return exitcode.With(exitcode.Usage, s.Foreign).WithHint("nothing was merged")
 }
 
 // mergeSubject is the merge commit's subject, "Merge #N: <subject>" (the

@@ -312,12 +312,17 @@ func TestSeal(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Seal:\n got %q\nwant %q", got, want)
 	}
-	for _, name := range []string{"PYTHONWARNINGS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "RUSTC_WRAPPER", "CGO_LDFLAGS_ALLOW"} {
+	for _, name := range []string{"PYTHONWARNINGS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD", "LD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "RUSTC_WRAPPER", "CGO_LDFLAGS_ALLOW",
+		// the human's servers
+		"TMUX", "TMUX_PANE", "STY", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY",
+		"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "GPG_TTY", "KITTY_LISTEN_ON", "KITTY_WINDOW_ID", "WEZTERM_UNIX_SOCKET",
+		"ZELLIJ_SESSION_NAME", "VSCODE_IPC_HOOK_CLI", "NVIM", "SWAYSOCK", "GIT_ASKPASS"} {
 		if !IsRemoved(name) {
 			t.Errorf("%s is passed to a sealed run", name)
 		}
 	}
-	for _, name := range []string{"PATH", "HOME", "TMPDIR", "VIRTUAL_ENV", "GOCACHE", "GOPATH", "PYTHONUTF8", "GIT_AUTHOR_NAME"} {
+	for _, name := range []string{"PATH", "HOME", "TMPDIR", "VIRTUAL_ENV", "GOCACHE", "GOPATH", "PYTHONUTF8", "GIT_AUTHOR_NAME",
+		"TERM", "COLORTERM", "LANG", "XDG_RUNTIME_DIR", "USER"} {
 		if IsRemoved(name) {
 			t.Errorf("%s is removed from a sealed run", name)
 		}

@@ -27,6 +27,24 @@ var Removed = []string{
 	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
 	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
 	"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*",
+	// The human's servers and their terminal: through one, a program starts
+	// a process outside git-tdd's tree that outlives the run (tmux
+	// new-window, screen -X, a window manager's exec, systemd-run --user over
+	// D-Bus, a terminal's or an editor's remote control), types into or
+	// reads the human's windows (X11, Wayland), asks the human for a secret
+	// on their screen (an askpass program) or uses their keys (ssh-agent,
+	// gpg-agent). Without these a program still finds a server at its
+	// default place (tmux's socket in /tmp, the bus in $XDG_RUNTIME_DIR):
+	// only a sandbox closes that (issue 22).
+	"TMUX", "TMUX_PANE", "TMUX_TMPDIR", "STY", "SCREENDIR", "ZELLIJ", "ZELLIJ_*",
+	"DBUS_SESSION_BUS_ADDRESS", "DBUS_STARTER_ADDRESS", "AT_SPI_BUS_ADDRESS",
+	"DISPLAY", "XAUTHORITY", "WINDOWID", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID",
+	"SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE", "NIRI_SOCKET",
+	"SSH_AUTH_SOCK", "SSH_AGENT_PID", "GPG_AGENT_INFO", "GPG_TTY", "GNOME_KEYRING_CONTROL",
+	"SSH_ASKPASS", "SSH_ASKPASS_REQUIRE", "GIT_ASKPASS", "SUDO_ASKPASS",
+	"KITTY_*", "WEZTERM_*", "ALACRITTY_SOCKET", "ALACRITTY_WINDOW_ID", "GNOME_TERMINAL_SCREEN", "GNOME_TERMINAL_SERVICE",
+	"KONSOLE_DBUS_*", "TERMINATOR_DBUS_*", "TILIX_ID",
+	"NVIM", "NVIM_LISTEN_ADDRESS", "VSCODE_IPC_HOOK_CLI", "VSCODE_GIT_IPC_HANDLE", "VSCODE_GIT_ASKPASS_*",
 }
 
 // kept are harmless members of the removed families: they only change how
