@@ -42,6 +42,9 @@ const (
 	// terminal does not show. Either flags a file whatever else it is.
 	ReasonNotShown  Reason = "not shown"
 	ReasonInvisible Reason = "invisible"
+	// ReasonConfusable: the added lines use names that read as others
+	// (Cyrillic о in оk), see package lookalike.
+	ReasonConfusable Reason = "confusable"
 	// ReasonConverted: a checkout of the file is not its blob (attributes
 	// or core.autocrlf convert it); ReasonAttributes: a .gitattributes file
 	// changed, and with it how files check out.
@@ -63,6 +66,8 @@ type Change struct {
 	Deleted     int64
 	Symbols     symbols.Verdict // what became of its definitions
 	Invisible   int64           // characters a terminal does not show, in the added lines
+	Confusable  int64           // uses of names that read as others, in the added lines
+	Lookalikes  []string        // those names, each once
 	Shown       int64           // bytes of the lines the review would print
 	// Converted names what makes a checkout of the file differ from its
 	// blob ("working-tree-encoding=SHIFT_JIS"), and Checkout is what it
@@ -111,25 +116,27 @@ var Defaults = Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: 
 
 // FileReport is the seed's FileChangeReport for one file.
 type FileReport struct {
-	Path           string  `json:"path"`
-	OldPath        string  `json:"old_path"`
-	Status         Status  `json:"status"`
-	Binary         bool    `json:"binary"`
-	Textual        bool    `json:"-"` // binary by a NUL, text for the most part: its lines are shown
-	Submodule      bool    `json:"submodule"`
-	ModeChanged    bool    `json:"mode_changed"`
-	Invisible      int64   `json:"invisible"` // characters a terminal does not show, in the added lines
-	NotShown       bool    `json:"not_shown"` // the diff is over the limit: the review does not print it
-	ShownBytes     int64   `json:"-"`         // bytes of the lines the review prints
-	ShownLimit     int64   `json:"-"`         // the MaxShownBytes it was measured against
-	LinesBefore    int64   `json:"lines_before"`
-	LinesAfter     int64   `json:"lines_after"`
-	LinesAdded     int64   `json:"lines_added"`
-	LinesDeleted   int64   `json:"lines_deleted"`
-	ChangeRatio    float64 `json:"change_ratio"`
-	IsReplacement  bool    `json:"is_replacement"`
-	RequiresReview bool    `json:"requires_review"`
-	Reason         Reason  `json:"reason"`
+	Path           string   `json:"path"`
+	OldPath        string   `json:"old_path"`
+	Status         Status   `json:"status"`
+	Binary         bool     `json:"binary"`
+	Textual        bool     `json:"-"` // binary by a NUL, text for the most part: its lines are shown
+	Submodule      bool     `json:"submodule"`
+	ModeChanged    bool     `json:"mode_changed"`
+	Invisible      int64    `json:"invisible"`  // characters a terminal does not show, in the added lines
+	Confusable     int64    `json:"confusable"` // uses of names that read as others, in the added lines
+	Lookalikes     []string `json:"-"`          // those names, each once
+	NotShown       bool     `json:"not_shown"`  // the diff is over the limit: the review does not print it
+	ShownBytes     int64    `json:"-"`          // bytes of the lines the review prints
+	ShownLimit     int64    `json:"-"`          // the MaxShownBytes it was measured against
+	LinesBefore    int64    `json:"lines_before"`
+	LinesAfter     int64    `json:"lines_after"`
+	LinesAdded     int64    `json:"lines_added"`
+	LinesDeleted   int64    `json:"lines_deleted"`
+	ChangeRatio    float64  `json:"change_ratio"`
+	IsReplacement  bool     `json:"is_replacement"`
+	RequiresReview bool     `json:"requires_review"`
+	Reason         Reason   `json:"reason"`
 	// The code-aware rule's findings; never null.
 	RemovedSymbols []symbols.Ref    `json:"removed_symbols"`
 	MovedSymbols   []symbols.Move   `json:"moved_symbols"`
@@ -189,17 +196,19 @@ func (f *FileReport) flagCheckout(c Change) {
 }
 
 // flagUnseen flags what a human reading the review would not see: characters
-// a terminal does not show in the lines the change adds (counted in the new
-// side, so a file that kept its own is not flagged for them), and a diff over
-// MaxShownBytes, which the review does not print. Only files whose lines a
-// review shows are concerned: not a binary file, nor a submodule.
+// a terminal does not show and names that read as others, in the lines the
+// change adds (counted in the new side, so a file that kept its own is not
+// flagged for them), and a diff over MaxShownBytes, which the review does
+// not print. Only files whose lines a review shows are concerned: not a
+// binary file, nor a submodule.
 func (f *FileReport) flagUnseen(c Change, r Rules) {
 	if c.Submodule || c.Binary && !c.Textual {
 		return
 	}
 	f.Invisible, f.ShownBytes, f.ShownLimit = c.Invisible, c.Shown, r.MaxShownBytes
+	f.Confusable, f.Lookalikes = c.Confusable, c.Lookalikes
 	f.NotShown = r.MaxShownBytes > 0 && c.Shown > r.MaxShownBytes
-	if f.Invisible == 0 && !f.NotShown {
+	if f.Invisible == 0 && f.Confusable == 0 && !f.NotShown {
 		return
 	}
 	f.RequiresReview = true
@@ -207,8 +216,10 @@ func (f *FileReport) flagUnseen(c Change, r Rules) {
 	case f.Reason != ReasonNone:
 	case f.NotShown:
 		f.Reason = ReasonNotShown
-	default:
+	case f.Invisible > 0:
 		f.Reason = ReasonInvisible
+	default:
+		f.Reason = ReasonConfusable
 	}
 }
 

@@ -58,20 +58,20 @@ func (pr *Printer) checkoutNotes(f analysis.FileReport) {
 // checkout prints the text a checkout writes for a converted file, and for
 // the files a .gitattributes converts that the change does not touch.
 func (pr *Printer) checkout(f analysis.FileReport) {
-	pr.checkoutText(f.Path, f.Checkout)
+	pr.checkoutText(f.Path, f.Checkout, lookalikes(f))
 	for _, u := range f.Untouched {
 		more := ", though the change does not touch it"
 		if u.Checkout == nil {
 			more = ": not checked out here (more than " + fmt.Sprint(maxUntouchedShown) + "); check it out and read it"
 		}
 		fmt.Fprintln(pr.W, "  "+pr.convertedLine(u.Path, u.Converted, u.Checkout, more))
-		pr.checkoutText(u.Path, u.Checkout)
+		pr.checkoutText(u.Path, u.Checkout, nil)
 	}
 }
 
 // checkoutText prints what a checkout writes for path, what git tdd and CI
 // run, each line marked | or, where it differs from the blob's, !.
-func (pr *Printer) checkoutText(path string, c *analysis.Checkout) {
+func (pr *Printer) checkoutText(path string, c *analysis.Checkout, names func(string) bool) {
 	if c == nil || c.Err != "" {
 		return
 	}
@@ -102,7 +102,11 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout) {
 			mark, paint = " ! ", pr.P.Yellow
 		}
 		// folded as a diff line is, so no end of a line is lost to the screen
-		for j, piece := range term.Fold(term.Line(string(l), 0), pr.Width-len(mark)) {
+		text := term.Line(string(l), 0)
+		if names != nil {
+			text = term.LineNames(string(l), names)
+		}
+		for j, piece := range term.Fold(text, pr.Width-len(mark)) {
 			if j > 0 {
 				piece = term.FoldMark + piece
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/lookalike"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
 
@@ -58,13 +59,13 @@ func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, 
 func (pr *Printer) diffLineOf(f analysis.FileReport, s *gitx.Section, l gitx.Line) {
 	switch {
 	case f.NotShown && l.Kind == gitx.LineHeader:
-		pr.diffLine(l)
+		pr.diffLine(l, nil)
 	case f.NotShown:
 		if s.Hunks == 1 && l.Kind == gitx.LineHunk {
 			fmt.Fprintln(pr.W, pr.P.Dim(fmt.Sprintf("(%d bytes of diff not shown: over the limit of %d, [diffgate] max_shown_bytes)", f.ShownBytes, f.ShownLimit)))
 		}
 	case !f.Binary || f.Textual || l.Kind == gitx.LineHeader:
-		pr.diffLine(l)
+		pr.diffLine(l, lookalikes(f))
 	case s.Hunks == 1 && l.Kind == gitx.LineHunk:
 		fmt.Fprintln(pr.W, pr.P.Dim("(binary content not shown)"))
 	}
@@ -206,7 +207,7 @@ func (pr *Printer) Totals(rep *analysis.Report) {
 func (pr *Printer) Banner(rep *analysis.Report) {
 	rule := strings.Repeat("=", min(max(pr.Width, 40), 78))
 	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
-	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted, lost definitions, not measurable in lines, invisible characters or not shown\n",
+	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted, lost definitions, not measurable in lines, invisible characters, names that read as others or not shown\n",
 		pr.P.Yellow("WARNING:"), len(rep.Flagged), len(rep.Files), term.Pick(int64(len(rep.Files)), "file", "files"),
 		term.Pick(int64(len(rep.Flagged)), "needs", "need"))
 	for _, f := range rep.FlaggedFiles() {
@@ -260,6 +261,8 @@ func (pr *Printer) headline(f analysis.FileReport) string {
 		return pr.notShown(f)
 	case analysis.ReasonInvisible:
 		return pr.invisible(f)
+	case analysis.ReasonConfusable:
+		return pr.confusable(f)
 	case analysis.ReasonConverted:
 		return pr.converted(f)
 	case analysis.ReasonAttributes:
@@ -278,7 +281,37 @@ func (pr *Printer) unseen(f analysis.FileReport) []string {
 	if f.Invisible > 0 && f.Reason != analysis.ReasonInvisible {
 		out = append(out, pr.invisible(f))
 	}
+	if f.Confusable > 0 && f.Reason != analysis.ReasonConfusable {
+		out = append(out, pr.confusable(f))
+	}
 	return out
+}
+
+// maxLookalikesNamed is how many of a file's names that read as others its
+// headline explains; the diff shows every one escaped.
+const maxLookalikesNamed = 3
+
+// confusable is the line that names the names that read as others, each
+// escaped (\u{043e}k) and explained.
+func (pr *Printer) confusable(f analysis.FileReport) string {
+	named := make([]string, 0, maxLookalikesNamed)
+	for _, n := range f.Lookalikes[:min(len(f.Lookalikes), maxLookalikesNamed)] {
+		named = append(named, fmt.Sprintf("%s (%s)", term.EscapeName(n), lookalike.Explain(n)))
+	}
+	if more := len(f.Lookalikes) - len(named); more > 0 {
+		named = append(named, fmt.Sprintf("and %d more", more))
+	}
+	return fmt.Sprintf("%s %s: %s %s (shown as \\u{…}): %s", pr.P.Red("CONFUSABLE:"), term.Path(f.Path),
+		term.Count(f.Confusable, "name", "names"), term.Pick(f.Confusable, "reads as another", "read as others"), strings.Join(named, ", "))
+}
+
+// lookalikes picks, for LineNames, the names of f that read as others; nil
+// when it has none.
+func lookalikes(f analysis.FileReport) func(string) bool {
+	if len(f.Lookalikes) == 0 {
+		return nil
+	}
+	return func(name string) bool { return slices.Contains(f.Lookalikes, name) }
 }
 
 // invisible is the line that counts the characters a terminal does not show.
@@ -331,6 +364,9 @@ func (pr *Printer) tag(f analysis.FileReport) string {
 	if f.Invisible > 0 {
 		tags = append(tags, pr.P.Red("INVISIBLE"))
 	}
+	if f.Confusable > 0 {
+		tags = append(tags, pr.P.Red("CONFUSABLE"))
+	}
 	return strings.Join(tags, " ")
 }
 
@@ -339,8 +375,11 @@ func (pr *Printer) tag(f analysis.FileReport) string {
 // neither a terminal that does not wrap nor a pager that cuts long lines
 // (less -S) hides its end. A line is cut only when the scanner did not keep
 // it whole, which a file within the shown limit never has.
-func (pr *Printer) diffLine(l gitx.Line) {
+func (pr *Printer) diffLine(l gitx.Line, names func(string) bool) {
 	text := term.Line(string(l.Text), 0)
+	if names != nil {
+		text = term.LineNames(string(l.Text), names)
+	}
 	if l.Cut > 0 {
 		text += fmt.Sprintf(" … (%d more bytes)", l.Cut)
 	}

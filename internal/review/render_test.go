@@ -78,7 +78,7 @@ func TestHostileNamesAndContentAreEscaped(t *testing.T) {
 	pr := &Printer{W: &buf, Width: 80}
 	pr.Summary(rep)
 	pr.Warning(rep.Files[0])
-	pr.diffLine(gitx.Line{Kind: gitx.LineDeleted, Text: []byte("-print('\x1b[2Jall good')\r")})
+	pr.diffLine(gitx.Line{Kind: gitx.LineDeleted, Text: []byte("-print('\x1b[2Jall good')\r")}, nil)
 	out := buf.String()
 	if strings.ContainsAny(out, "\x1b\r\u202e") {
 		t.Errorf("raw control characters reached the terminal: %q", out)
@@ -216,7 +216,7 @@ func TestDiffLineWhole(t *testing.T) {
 	line := "+PRIMES = [" + strings.Repeat("7919, ", 760) + "]; __import__('os').system('x')  # ok\ufe00"
 	var buf bytes.Buffer
 	pr := &Printer{W: &buf, P: term.NewPalette(true), Width: 80}
-	pr.diffLine(gitx.Line{Kind: gitx.LineAdded, Text: []byte(line)})
+	pr.diffLine(gitx.Line{Kind: gitx.LineAdded, Text: []byte(line)}, nil)
 	var joined strings.Builder
 	for i, l := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
 		if !strings.HasPrefix(l, "\x1b[32m") {

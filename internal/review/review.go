@@ -12,6 +12,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/lookalike"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/symbols"
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -98,13 +99,16 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 		defs = startDefinitions()
 		texts = defs.texts()
 	}
-	texts.CountAdded, texts.Keep = term.CountInvisible, keep(rules.MaxShownBytes)
+	texts.CountAdded, texts.Keep = countAdded, keep(rules.MaxShownBytes)
 	diffs, err := repo.DiffTreesTexts(ctx, t.Base, t.Tree, texts)
 	var verdicts []symbols.Verdict
 	if defs != nil {
 		verdicts, err = defs.finish(ctx, repo, diffs, rules.SymbolsIgnore, err)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := resolveLookalikes(ctx, repo, diffs, keep(rules.MaxShownBytes)); err != nil {
 		return nil, err
 	}
 	converted, untouched, err := checkouts(ctx, repo, t, diffs)
@@ -128,6 +132,39 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 	return analysis.Build(t.Tree, t.Base, changes, rules), nil
 }
 
+// countAdded reads a line the change adds: the characters a terminal does
+// not show, and the names that read as others. ASCII costs one look at
+// eight bytes at a time.
+func countAdded(line []byte, number int64, t *gitx.Tally) {
+	if term.ASCIIPrefix(line) == len(line) {
+		return
+	}
+	t.N += int64(term.CountInvisible(line))
+	lookalike.Scan(line, number, &t.Notes)
+}
+
+// resolveLookalikes reads the new version of the files whose added lines
+// have names that read as others only in code, to tell code from comments
+// and strings: one git cat-file for all, and none in the common case.
+func resolveLookalikes(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDiff, limit int) error {
+	var waiting []*gitx.FileDiff
+	var ids []string
+	for i := range diffs {
+		if f, _ := diffs[i].Counted.Notes.(*lookalike.File); f.Pending() {
+			waiting = append(waiting, &diffs[i])
+			ids = append(ids, diffs[i].NewOID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return repo.BlobTexts(ctx, ids, limit, func(i int, t gitx.Text) error {
+		d := waiting[i]
+		d.Counted.Notes.(*lookalike.File).Resolve(d.Path, t.Data, !t.Over)
+		return nil
+	})
+}
+
 // Change converts what git measured into the analysis' input.
 func Change(d gitx.FileDiff) analysis.Change {
 	c := analysis.Change{
@@ -135,9 +172,12 @@ func Change(d gitx.FileDiff) analysis.Change {
 		Submodule:   d.OldMode == gitx.ModeGitlink || d.NewMode == gitx.ModeGitlink,
 		ModeChanged: d.OldMode != 0 && d.NewMode != 0 && d.OldMode != d.NewMode,
 		LinesBefore: d.LinesBefore, Added: d.Added, Deleted: d.Deleted,
-		Invisible: d.Counted, Shown: d.Shown,
+		Invisible: d.Counted.N, Shown: d.Shown,
 		// a rename takes one away; a copy leaves its source as it was
 		AttributesFile: gitx.IsAttributesFile(d.Path) || (d.Status == 'R' && gitx.IsAttributesFile(d.OldPath)),
+	}
+	if f, _ := d.Counted.Notes.(*lookalike.File); f != nil {
+		c.Confusable, c.Lookalikes = f.Count, f.Names
 	}
 	switch d.Status {
 	case 'A':
