@@ -3,6 +3,7 @@
 package analysis
 
 import (
+	"bytes"
 	"encoding/base64"
 	"math"
 	"unicode/utf8"
@@ -97,6 +98,18 @@ type Checkout struct {
 	Err  string // what git said when it could not check the file out
 }
 
+// Binary reports whether the checkout is binary (a NUL in its first 8,000
+// bytes, as git decides): like a binary file's, its bytes are not shown.
+func (c *Checkout) Binary() bool {
+	return bytes.IndexByte(c.Text[:min(len(c.Text), 8000)], 0) >= 0
+}
+
+// Cut reports whether the review holds, and shows, less than the whole
+// text of a checkout that is: it is over the limit.
+func (c *Checkout) Cut() bool {
+	return c != nil && c.Err == "" && int64(len(c.Text)) < c.Size && !c.Binary()
+}
+
 // Rules are the thresholds; the zero value is not useful, start from Defaults.
 type Rules struct {
 	ChangeRatioThreshold float64 // requires_review when change_ratio is strictly greater
@@ -126,7 +139,10 @@ type FileReport struct {
 	Invisible      int64    `json:"invisible"`  // characters a terminal does not show, in the added lines
 	Confusable     int64    `json:"confusable"` // uses of names that read as others, in the added lines
 	Lookalikes     []string `json:"-"`          // those names, each once
-	NotShown       bool     `json:"not_shown"`  // the diff is over the limit: the review does not print it
+	NotShown       bool     `json:"not_shown"`  // something of the file is over the limit: the review does not print it all
+	DiffOver       bool     `json:"-"`          // the diff is over the limit: not printed
+	CheckoutOver   bool     `json:"-"`          // its checkout is over the limit: only its start is printed
+	UnseenFiles    int      `json:"-"`          // of a .gitattributes: files it converts whose checkout is not printed whole
 	ShownBytes     int64    `json:"-"`          // bytes of the lines the review prints
 	ShownLimit     int64    `json:"-"`          // the MaxShownBytes it was measured against
 	LinesBefore    int64    `json:"lines_before"`
@@ -198,16 +214,24 @@ func (f *FileReport) flagCheckout(c Change) {
 // flagUnseen flags what a human reading the review would not see: characters
 // a terminal does not show and names that read as others, in the lines the
 // change adds (counted in the new side, so a file that kept its own is not
-// flagged for them), and a diff over MaxShownBytes, which the review does
-// not print. Only files whose lines a review shows are concerned: not a
-// binary file, nor a submodule.
+// flagged for them), and what is over the limit, which the review does not
+// print: a diff over MaxShownBytes, a checkout as large, and the files a
+// .gitattributes converts that the review did not check out. The lines of
+// a binary file, or a submodule, are not shown at all (and so not measured).
 func (f *FileReport) flagUnseen(c Change, r Rules) {
-	if c.Submodule || c.Binary && !c.Textual {
-		return
+	f.ShownLimit = r.MaxShownBytes
+	f.CheckoutOver = c.Checkout.Cut()
+	for _, u := range c.Untouched {
+		if u.Checkout == nil || u.Checkout.Cut() {
+			f.UnseenFiles++
+		}
 	}
-	f.Invisible, f.ShownBytes, f.ShownLimit = c.Invisible, c.Shown, r.MaxShownBytes
-	f.Confusable, f.Lookalikes = c.Confusable, c.Lookalikes
-	f.NotShown = r.MaxShownBytes > 0 && c.Shown > r.MaxShownBytes
+	if !c.Submodule && !(c.Binary && !c.Textual) {
+		f.Invisible, f.ShownBytes = c.Invisible, c.Shown
+		f.Confusable, f.Lookalikes = c.Confusable, c.Lookalikes
+		f.DiffOver = r.MaxShownBytes > 0 && c.Shown > r.MaxShownBytes
+	}
+	f.NotShown = f.DiffOver || f.CheckoutOver || f.UnseenFiles > 0
 	if f.Invisible == 0 && f.Confusable == 0 && !f.NotShown {
 		return
 	}

@@ -12,10 +12,6 @@ import (
 	"github.com/git-tdd/git-tdd/internal/gitx"
 )
 
-// checkoutLimit is how much of a converted file's checkout (and of its blob)
-// the review holds to show.
-const checkoutLimit = 1 << 20
-
 // maxAncestorSpecs: above this many directories, the tree's .gitattributes
 // files are found by listing the whole tree rather than by name.
 const maxAncestorSpecs = 4096
@@ -29,6 +25,7 @@ type conversion struct {
 // converts is what decides, besides the tree's .gitattributes, how files
 // check out here: the attribute files outside the tree, the configuration.
 type converts struct {
+	limit     int // how much of a checkout (and of its blob) the review holds to show: max_shown_bytes
 	outside   []string
 	cfg       gitx.ConvertConfig
 	cfgRead   bool
@@ -36,8 +33,8 @@ type converts struct {
 }
 
 // newConverts looks, without a process, at what may convert here.
-func newConverts(repo *gitx.Repo) *converts {
-	return &converts{outside: repo.OutsideAttributes(""), mayConfig: repo.ConfigMayConvert(), cfg: gitx.ParseConvertConfig(nil)}
+func newConverts(repo *gitx.Repo, limit int) *converts {
+	return &converts{limit: limit, outside: repo.OutsideAttributes(""), mayConfig: repo.ConfigMayConvert(), cfg: gitx.ParseConvertConfig(nil)}
 }
 
 // config has git say what the configuration sets, once; until then it is
@@ -86,8 +83,8 @@ func (c *converts) mayConvert(ctx context.Context, repo *gitx.Repo, inTree []git
 // When the change touches a .gitattributes file, the files under it that
 // the change leaves as they were and that now check out otherwise are
 // found too (see untouched), for that file's warning.
-func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff) (map[string]conversion, map[string][]analysis.Untouched, error) {
-	c := newConverts(repo)
+func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff, limit int) (map[string]conversion, map[string][]analysis.Untouched, error) {
+	c := newConverts(repo, limit)
 	if t.AttributesKnown && len(t.Attributes) == 0 && len(c.outside) == 0 && !c.mayConfig {
 		return nil, nil, nil // the common case, decided without a process
 	}
@@ -141,14 +138,15 @@ func (c *converts) changed(ctx context.Context, repo *gitx.Repo, t Target, diffs
 			return nil, err
 		}
 	}
-	return checkOut(ctx, repo, co, files, convert, named)
+	return c.checkOut(ctx, repo, co, files, convert, named)
 }
 
 // checkOut has git check the files out, and keeps those whose checkout is not
 // their blob, could not be made, or went through a filter's command (whose
-// output no review can promise for the next checkout).
-func checkOut(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, files []gitx.TreeEntry, convert []string, named map[string][]string) (map[string]conversion, error) {
-	written, err := co.Files(ctx, convert, checkoutLimit)
+// output no review can promise for the next checkout): of each, as much as
+// the review shows, and the blob as far.
+func (c *converts) checkOut(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, files []gitx.TreeEntry, convert []string, named map[string][]string) (map[string]conversion, error) {
+	written, err := co.Files(ctx, convert, c.limit)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +171,7 @@ func checkOut(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, files []
 	for i, p := range blobs {
 		ids[i] = oids[p]
 	}
-	err = repo.BlobTexts(ctx, ids, checkoutLimit, func(i int, t gitx.Text) error {
+	err = repo.BlobTexts(ctx, ids, c.limit, func(i int, t gitx.Text) error {
 		out[blobs[i]].checkout.Blob = t.Data
 		return nil
 	})

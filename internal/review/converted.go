@@ -62,7 +62,7 @@ func (pr *Printer) checkout(f analysis.FileReport) {
 	for _, u := range f.Untouched {
 		more := ", though the change does not touch it"
 		if u.Checkout == nil {
-			more = ": not checked out here (more than " + fmt.Sprint(maxUntouchedShown) + "); check it out and read it"
+			more = ": NOT SHOWN, not checked out here (more than " + fmt.Sprint(maxUntouchedShown) + "); check it out and read it"
 		}
 		fmt.Fprintln(pr.W, "  "+pr.convertedLine(u.Path, u.Converted, u.Checkout, more))
 		pr.checkoutText(u.Path, u.Checkout, nil)
@@ -76,7 +76,7 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout, names func(st
 		return
 	}
 	name := term.Path(path)
-	if bytes.IndexByte(c.Text[:min(len(c.Text), 8000)], 0) >= 0 {
+	if c.Binary() {
 		fmt.Fprintf(pr.W, "  %s as checked out: binary, %d bytes (not shown)\n", name, c.Size)
 		return
 	}

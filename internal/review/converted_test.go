@@ -126,7 +126,7 @@ func BenchmarkCheckoutsNone(b *testing.B) {
 	t := Target{AttributesKnown: true}
 	b.ResetTimer()
 	for range b.N {
-		if got, under, err := checkouts(ctx, repo, t, diffs); err != nil || got != nil || under != nil {
+		if got, under, err := checkouts(ctx, repo, t, diffs, 1<<20); err != nil || got != nil || under != nil {
 			b.Fatal(got, under, err)
 		}
 	}

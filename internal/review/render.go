@@ -58,9 +58,9 @@ func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, 
 // diff is over the limit, likewise: it is NOT SHOWN, and approved on its own.
 func (pr *Printer) diffLineOf(f analysis.FileReport, s *gitx.Section, l gitx.Line) {
 	switch {
-	case f.NotShown && l.Kind == gitx.LineHeader:
+	case f.DiffOver && l.Kind == gitx.LineHeader:
 		pr.diffLine(l, nil)
-	case f.NotShown:
+	case f.DiffOver:
 		if s.Hunks == 1 && l.Kind == gitx.LineHunk {
 			fmt.Fprintln(pr.W, pr.P.Dim(fmt.Sprintf("(%d bytes of diff not shown: over the limit of %d, [diffgate] max_shown_bytes)", f.ShownBytes, f.ShownLimit)))
 		}
@@ -320,11 +320,27 @@ func (pr *Printer) invisible(f analysis.FileReport) string {
 		term.Count(f.Invisible, "character", "characters"))
 }
 
-// notShown is the line that says a file's diff is too large to show.
+// notShown is the line that says what of a file is too large to show: its
+// diff, its checkout, the checkouts of the files a .gitattributes converts.
 func (pr *Printer) notShown(f analysis.FileReport) string {
-	return fmt.Sprintf("%s %s: %d bytes of diff, over the limit of %d ([diffgate] max_shown_bytes): it needs an APPROVE of its own",
-		pr.P.Red("NOT SHOWN:"), term.Path(f.Path), f.ShownBytes, f.ShownLimit)
+	limit := shownLimit(f)
+	var what []string
+	if f.DiffOver {
+		what = append(what, fmt.Sprintf("%d bytes of diff, over the limit of %d ([diffgate] max_shown_bytes)", f.ShownBytes, limit))
+	}
+	if f.CheckoutOver {
+		what = append(what, fmt.Sprintf("its checkout, %d bytes, over the limit of %d ([diffgate] max_shown_bytes; its start is shown)", f.Checkout.Size, limit))
+	}
+	if f.UnseenFiles > 0 {
+		what = append(what, fmt.Sprintf("the checkouts of %s it converts (a review checks out %d at most, and shows none over %d bytes)",
+			term.Count(f.UnseenFiles, "file", "files"), maxUntouchedShown, limit))
+	}
+	return fmt.Sprintf("%s %s: %s: it needs an APPROVE of its own", pr.P.Red("NOT SHOWN:"), term.Path(f.Path), strings.Join(what, "; "))
 }
+
+// shownLimit is the limit f was measured against: max_shown_bytes, or the
+// ceiling of what a review holds when it is 0.
+func shownLimit(f analysis.FileReport) int64 { return int64(keep(f.ShownLimit)) }
 
 // removed is the line that names what a file lost.
 func (pr *Printer) removed(f analysis.FileReport) string {

@@ -111,7 +111,7 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 	if err := resolveLookalikes(ctx, repo, diffs, keep(rules.MaxShownBytes)); err != nil {
 		return nil, err
 	}
-	converted, untouched, err := checkouts(ctx, repo, t, diffs)
+	converted, untouched, err := checkouts(ctx, repo, t, diffs, keep(rules.MaxShownBytes))
 	if err != nil {
 		return nil, err
 	}

@@ -87,7 +87,7 @@ func (c *converts) untouched(ctx context.Context, repo *gitx.Repo, t Target, dif
 		return nil, err
 	}
 	defer co.Close()
-	written, err := checkOut(ctx, repo, co, files, shown, named)
+	written, err := c.checkOut(ctx, repo, co, files, shown, named)
 	if err != nil {
 		return nil, err
 	}
