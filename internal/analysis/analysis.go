@@ -75,6 +75,7 @@ type Change struct {
 	// writes; AttributesFile: the file is a .gitattributes (either path).
 	Converted      []string
 	Checkout       *Checkout
+	CaseCheckout   *Checkout // a case-insensitive file system's, when it converts otherwise
 	AttributesFile bool
 	Untouched      []Untouched // of a .gitattributes: the files it now converts
 }
@@ -96,6 +97,9 @@ type Checkout struct {
 	Size int64
 	Same bool   // byte for byte the blob, though a filter command ran
 	Err  string // what git said when it could not check the file out
+	// CaseInsensitive: what a checkout on a case-insensitive file system
+	// (macOS, Windows) writes, where attribute patterns match whatever the case
+	CaseInsensitive bool
 }
 
 // Binary reports whether the checkout is binary (a NUL in its first 8,000
@@ -161,6 +165,7 @@ type FileReport struct {
 	// What makes a checkout differ from the blob; never null.
 	Converted      []string    `json:"converted"`
 	Checkout       *Checkout   `json:"-"`
+	CaseCheckout   *Checkout   `json:"-"` // on case-insensitive file systems (macOS, Windows), when it differs
 	AttributesFile bool        `json:"-"`
 	Untouched      []Untouched `json:"-"`
 	// A path that is not valid UTF-8 cannot travel in a JSON string exactly; these
@@ -198,7 +203,7 @@ func Analyze(c Change, r Rules) FileReport {
 // flagCheckout flags a file whose checkout is not its blob, and a
 // .gitattributes file that changed, unless a stronger reason holds.
 func (f *FileReport) flagCheckout(c Change) {
-	f.Converted, f.Checkout, f.AttributesFile, f.Untouched = nonNil(c.Converted), c.Checkout, c.AttributesFile, c.Untouched
+	f.Converted, f.Checkout, f.CaseCheckout, f.AttributesFile, f.Untouched = nonNil(c.Converted), c.Checkout, c.CaseCheckout, c.AttributesFile, c.Untouched
 	switch f.Reason {
 	case ReasonDeleted, ReasonReplaced, ReasonRemovedDefinitions:
 		return
@@ -220,7 +225,7 @@ func (f *FileReport) flagCheckout(c Change) {
 // a binary file, or a submodule, are not shown at all (and so not measured).
 func (f *FileReport) flagUnseen(c Change, r Rules) {
 	f.ShownLimit = r.MaxShownBytes
-	f.CheckoutOver = c.Checkout.Cut()
+	f.CheckoutOver = c.Checkout.Cut() || c.CaseCheckout.Cut()
 	for _, u := range c.Untouched {
 		if u.Checkout == nil || u.Checkout.Cut() {
 			f.UnseenFiles++

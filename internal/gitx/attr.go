@@ -99,6 +99,44 @@ func MayConvert(files ...[]byte) bool {
 	return false
 }
 
+// CaseMayMatter reports whether attribute files with these contents can
+// give paths other attributes where git matches patterns whatever the case
+// (core.ignorecase, which git sets on macOS and Windows): only when a path or
+// a pattern has an upper-case ASCII letter (git folds ASCII only). Macro
+// definitions ([attr]name) have no pattern.
+func CaseMayMatter(files [][]byte, paths []string) bool {
+	for _, p := range paths {
+		if hasUpper(p) {
+			return true
+		}
+	}
+	for _, f := range files {
+		for _, line := range strings.Split(string(f), "\n") {
+			line = strings.TrimLeft(line, " \t\r")
+			if line == "" || line[0] == '#' || strings.HasPrefix(line, "[attr]") {
+				continue
+			}
+			pattern := line
+			if i := strings.IndexAny(line, " \t\r"); i >= 0 && line[0] != '"' {
+				pattern = line[:i]
+			}
+			if hasUpper(pattern) { // a quoted pattern: its whole line, which errs on the side of yes
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
 // Conversions names what a checkout may do to a file with these attributes
 // under this configuration, as git 2.39's convert.c decides it: each entry an
 // attribute as set ("working-tree-encoding=SHIFT_JIS", "eol=crlf", "ident",

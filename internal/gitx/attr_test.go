@@ -153,6 +153,26 @@ func TestMayConvert(t *testing.T) {
 	}
 }
 
+func TestCaseMayMatter(t *testing.T) {
+	tests := []struct {
+		attrs string
+		paths []string
+		want  bool
+	}{
+		{"*.py working-tree-encoding=SHIFT_JIS\n", []string{"app.py", "src/x.py"}, false},
+		{"*.PY working-tree-encoding=SHIFT_JIS\n", []string{"app.py"}, true},
+		{"*.py working-tree-encoding=SHIFT_JIS\n", []string{"APP.PY"}, true},
+		{"# A comment\n[attr]Sjis working-tree-encoding=SHIFT_JIS\n*.py Sjis\n", []string{"a.py"}, false},
+		{"  src/Main/*.py eol=crlf\n", []string{"src/main/a.py"}, true},
+		{"\"*.PY\" ident\n", []string{"a.py"}, true},
+	}
+	for _, tt := range tests {
+		if got := CaseMayMatter([][]byte{[]byte(tt.attrs)}, tt.paths); got != tt.want {
+			t.Errorf("CaseMayMatter(%q, %q) = %v", tt.attrs, tt.paths, got)
+		}
+	}
+}
+
 // ParseCheckAttr reads back what it is given, in git's -z form, and never
 // panics on anything else.
 func FuzzParseCheckAttr(f *testing.F) {

@@ -59,6 +59,7 @@ func (pr *Printer) checkoutNotes(f analysis.FileReport) {
 // the files a .gitattributes converts that the change does not touch.
 func (pr *Printer) checkout(f analysis.FileReport) {
 	pr.checkoutText(f.Path, f.Checkout, lookalikes(f))
+	pr.checkoutText(f.Path, f.CaseCheckout, lookalikes(f))
 	for _, u := range f.Untouched {
 		more := ", though the change does not touch it"
 		if u.Checkout == nil {
@@ -77,13 +78,13 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout, names func(st
 	}
 	name := term.Path(path)
 	if c.Binary() {
-		fmt.Fprintf(pr.W, "  %s as checked out: binary, %d bytes (not shown)\n", name, c.Size)
+		fmt.Fprintf(pr.W, "  %s as checked out%s: binary, %d bytes (not shown)\n", name, where(c), c.Size)
 		return
 	}
 	whole := c.Blob != nil && int64(len(c.Text)) == c.Size
 	if whole && !c.Same && bytes.Equal(c.Text, withCRLF(c.Blob)) {
 		// every line would be marked for its CR: say it once
-		fmt.Fprintf(pr.W, "  %s as checked out: the blob with CRLF line endings, every other byte the same\n", name)
+		fmt.Fprintf(pr.W, "  %s as checked out%s: the blob with CRLF line endings, every other byte the same\n", name, where(c))
 		return
 	}
 	lines := splitLines(c.Text)
@@ -94,8 +95,12 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout, names func(st
 			count++
 		}
 	}
-	fmt.Fprintf(pr.W, "  %s as checked out (what git tdd and CI run), %d %s; %d %s from the blob (!):\n",
-		name, len(lines), term.Pick(int64(len(lines)), "line", "lines"), count, term.Pick(int64(count), "differs", "differ"))
+	runs := " (what git tdd and CI run)"
+	if c.CaseInsensitive {
+		runs = where(c) + " (what git tdd and CI run there)"
+	}
+	fmt.Fprintf(pr.W, "  %s as checked out%s, %d %s; %d %s from the blob (!):\n",
+		name, runs, len(lines), term.Pick(int64(len(lines)), "line", "lines"), count, term.Pick(int64(count), "differs", "differ"))
 	for i, l := range lines {
 		mark, paint := " | ", func(s string) string { return s }
 		if differs[i] {
@@ -114,8 +119,16 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout, names func(st
 		}
 	}
 	if int64(len(c.Text)) < c.Size {
-		fmt.Fprintf(pr.W, "  %s %d more bytes of the checkout are not shown: check the file out and read it\n", pr.P.Red("NOT SHOWN:"), c.Size-int64(len(c.Text)))
+		fmt.Fprintf(pr.W, "  %s %d more bytes of the checkout%s are not shown: check the file out and read it\n", pr.P.Red("NOT SHOWN:"), c.Size-int64(len(c.Text)), where(c))
 	}
+}
+
+// where says where a checkout is written so, when not everywhere.
+func where(c *analysis.Checkout) string {
+	if c != nil && c.CaseInsensitive {
+		return onCaseInsensitive
+	}
+	return ""
 }
 
 // withCRLF is text with every LF that no CR precedes made CRLF, as a

@@ -328,8 +328,10 @@ func (pr *Printer) notShown(f analysis.FileReport) string {
 	if f.DiffOver {
 		what = append(what, fmt.Sprintf("%d bytes of diff, over the limit of %d ([diffgate] max_shown_bytes)", f.ShownBytes, limit))
 	}
-	if f.CheckoutOver {
-		what = append(what, fmt.Sprintf("its checkout, %d bytes, over the limit of %d ([diffgate] max_shown_bytes; its start is shown)", f.Checkout.Size, limit))
+	for _, c := range []*analysis.Checkout{f.Checkout, f.CaseCheckout} {
+		if c.Cut() {
+			what = append(what, fmt.Sprintf("its checkout%s, %d bytes, over the limit of %d ([diffgate] max_shown_bytes; its start is shown)", where(c), c.Size, limit))
+		}
 	}
 	if f.UnseenFiles > 0 {
 		what = append(what, fmt.Sprintf("the checkouts of %s it converts (a review checks out %d at most, and shows none over %d bytes)",

@@ -122,7 +122,7 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 			changes[i].Symbols = verdicts[i]
 		}
 		if c, ok := converted[d.Path]; ok {
-			changes[i].Converted, changes[i].Checkout = c.names, c.checkout
+			changes[i].Converted, changes[i].Checkout, changes[i].CaseCheckout = c.names, c.checkout, c.caseCheckout
 		}
 		changes[i].Untouched = untouched[d.Path]
 		if d.Status == 'R' {
