@@ -17,9 +17,12 @@ var CheckoutAttrs = []string{"text", "crlf", "eol", "ident", "filter", "working-
 const AttributesFile = ".gitattributes"
 
 // IsAttributesFile reports whether path is a .gitattributes file, at the
-// top or in a directory.
+// top or in a directory, in any case: on a case-insensitive file system
+// (macOS, Windows) a checkout writes .GITATTRIBUTES where git reads
+// .gitattributes.
 func IsAttributesFile(path string) bool {
-	return path == AttributesFile || strings.HasSuffix(path, "/"+AttributesFile)
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	return strings.EqualFold(base, AttributesFile)
 }
 
 // Attrs are the attributes of one path as git check-attr reports them:

@@ -126,6 +126,7 @@ func TestIsAttributesFile(t *testing.T) {
 	for p, want := range map[string]bool{
 		".gitattributes": true, "a/b/.gitattributes": true, "x.gitattributes": false,
 		"a/.gitattributes/b": false, ".gitattributesx": false, "": false,
+		".GITATTRIBUTES": true, "src/.GitAttributes": true,
 	} {
 		if got := IsAttributesFile(p); got != want {
 			t.Errorf("IsAttributesFile(%q) = %v", p, got)
