@@ -111,7 +111,7 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout, names func(st
 		if names != nil {
 			text = term.LineNames(string(l), names)
 		}
-		for j, piece := range term.Fold(text, pr.Width-len(mark)) {
+		for j, piece := range term.Fold(text, pr.Width, len(mark)) {
 			if j > 0 {
 				piece = term.FoldMark + piece
 			}

@@ -419,7 +419,7 @@ func (pr *Printer) diffLine(l gitx.Line, names func(string) bool) {
 		}
 		return
 	}
-	for i, piece := range term.Fold(text, pr.Width) {
+	for i, piece := range term.Fold(text, pr.Width, 0) {
 		if i > 0 {
 			piece = term.FoldMark + piece
 		}
