@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/gitx"
@@ -169,7 +168,7 @@ func (pr *Printer) Stat(rep *analysis.Report) {
 	nameW, maxChange := 0, int64(0)
 	for i, f := range rep.Files {
 		names[i] = displayName(f)
-		nameW = max(nameW, utf8.RuneCountInString(names[i]))
+		nameW = max(nameW, term.Cols(names[i]))
 		maxChange = max(maxChange, f.LinesAdded+f.LinesDeleted)
 	}
 	width := max(pr.Width, 40)
@@ -178,7 +177,7 @@ func (pr *Printer) Stat(rep *analysis.Report) {
 	barW := max(width-nameW-countW-18, 10)
 	for i, f := range rep.Files {
 		name := fitLeft(names[i], nameW)
-		pad := strings.Repeat(" ", nameW-utf8.RuneCountInString(name))
+		pad := strings.Repeat(" ", max(nameW-term.Cols(name), 0))
 		line := fmt.Sprintf(" %s%s | ", name, pad)
 		switch {
 		case f.Binary:
@@ -434,14 +433,19 @@ func displayName(f analysis.FileReport) string {
 	return term.Path(f.Path)
 }
 
-// fitLeft keeps the end of a long name, where the file's own name is.
+// fitLeft keeps the end of a long name, where the file's own name is, in
+// w columns (a wide character takes two).
 func fitLeft(s string, w int) string {
-	n := utf8.RuneCountInString(s)
-	if n <= w {
+	if term.Cols(s) <= w {
 		return s
 	}
 	r := []rune(s)
-	return "..." + string(r[n-w+3:])
+	i, cols := len(r), 3
+	for i > 0 && cols+term.Cols(string(r[i-1])) <= w {
+		i--
+		cols += term.Cols(string(r[i]))
+	}
+	return "..." + string(r[i:])
 }
 
 // scaleBars fits the +/- bar into width, keeping at least one mark for any change.

@@ -86,6 +86,16 @@ func escapeLen(s string) int {
 	return 0
 }
 
+// Cols is the columns a terminal gives a text Path or Line rendered (no
+// tab, no control): two for a wide character, none for a combining mark.
+func Cols(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeCols(r)
+	}
+	return n
+}
+
 // runeCols is the columns a terminal gives a character: two for the wide
 // and fullwidth ones of East Asian scripts, none for a mark standing on
 // another character, one for the rest.
