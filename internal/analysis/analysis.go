@@ -44,8 +44,10 @@ const (
 	ReasonNotShown  Reason = "not shown"
 	ReasonInvisible Reason = "invisible"
 	// ReasonConfusable: the added lines use names that read as others
-	// (Cyrillic о in оk), see package lookalike.
+	// (Cyrillic о in оk), see package lookalike; ReasonLongLines: an added
+	// line is too long to read (a payload at the end of 1 MB of data).
 	ReasonConfusable Reason = "confusable"
+	ReasonLongLines  Reason = "long lines"
 	// ReasonConverted: a checkout of the file is not its blob (attributes
 	// or core.autocrlf convert it); ReasonAttributes: a .gitattributes file
 	// changed, and with it how files check out.
@@ -69,6 +71,8 @@ type Change struct {
 	Invisible   int64           // characters a terminal does not show, in the added lines
 	Confusable  int64           // uses of names that read as others, in the added lines
 	Lookalikes  []string        // those names, each once
+	LongLines   int64           // added lines over the review's LongLine characters
+	Longest     int64           // characters of the longest
 	Shown       int64           // bytes of the lines the review would print
 	// Converted names what makes a checkout of the file differ from its
 	// blob ("working-tree-encoding=SHIFT_JIS"), and Checkout is what it
@@ -143,6 +147,8 @@ type FileReport struct {
 	Invisible      int64    `json:"invisible"`  // characters a terminal does not show, in the added lines
 	Confusable     int64    `json:"confusable"` // uses of names that read as others, in the added lines
 	Lookalikes     []string `json:"-"`          // those names, each once
+	LongLines      int64    `json:"long_lines"` // added lines too long to read (over review.LongLine characters)
+	Longest        int64    `json:"-"`          // characters of the longest
 	NotShown       bool     `json:"not_shown"`  // something of the file is over the limit: the review does not print it all
 	DiffOver       bool     `json:"-"`          // the diff is over the limit: not printed
 	CheckoutOver   bool     `json:"-"`          // its checkout is over the limit: only its start is printed
@@ -234,10 +240,11 @@ func (f *FileReport) flagUnseen(c Change, r Rules) {
 	if !c.Submodule && !(c.Binary && !c.Textual) {
 		f.Invisible, f.ShownBytes = c.Invisible, c.Shown
 		f.Confusable, f.Lookalikes = c.Confusable, c.Lookalikes
+		f.LongLines, f.Longest = c.LongLines, c.Longest
 		f.DiffOver = r.MaxShownBytes > 0 && c.Shown > r.MaxShownBytes
 	}
 	f.NotShown = f.DiffOver || f.CheckoutOver || f.UnseenFiles > 0
-	if f.Invisible == 0 && f.Confusable == 0 && !f.NotShown {
+	if f.Invisible == 0 && f.Confusable == 0 && f.LongLines == 0 && !f.NotShown {
 		return
 	}
 	f.RequiresReview = true
@@ -247,8 +254,10 @@ func (f *FileReport) flagUnseen(c Change, r Rules) {
 		f.Reason = ReasonNotShown
 	case f.Invisible > 0:
 		f.Reason = ReasonInvisible
-	default:
+	case f.Confusable > 0:
 		f.Reason = ReasonConfusable
+	default:
+		f.Reason = ReasonLongLines
 	}
 }
 

@@ -25,10 +25,9 @@ type use struct {
 	name string
 }
 
-// Scan reads one line the change adds, its number in the new version, into
-// the file's notes (a *File, made at the first name that needs one). A line
-// all ASCII costs a look at eight bytes at a time, and nothing else.
-func Scan(line []byte, number int64, notes *any) {
+// Scan reads one line the change adds, and its number in the new version.
+// A line all ASCII costs a look at eight bytes at a time, and nothing else.
+func (f *File) Scan(line []byte, number int64) {
 	i := term.ASCIIPrefix(line)
 	if i == len(line) {
 		return
@@ -57,21 +56,11 @@ func Scan(line []byte, number int64, notes *any) {
 		name := string(line[start:i])
 		switch Classify(name) {
 		case Anywhere:
-			file(notes).add(name)
+			f.add(name)
 		case InCode:
-			f := file(notes)
 			f.pending = append(f.pending, use{number, start, name})
 		}
 	}
-}
-
-func file(notes *any) *File {
-	f, _ := (*notes).(*File)
-	if f == nil {
-		f = &File{}
-		*notes = f
-	}
-	return f
 }
 
 func (f *File) add(name string) {

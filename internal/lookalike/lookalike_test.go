@@ -58,13 +58,9 @@ func TestExplain(t *testing.T) {
 // scan reads text as the added lines of a file at path, all of it, and
 // resolves what waits.
 func scan(path, text string) *File {
-	var notes any
+	f := &File{}
 	for i, l := range strings.Split(text, "\n") {
-		Scan([]byte(l), int64(i+1), &notes)
-	}
-	f, _ := notes.(*File)
-	if f == nil {
-		f = &File{}
+		f.Scan([]byte(l), int64(i+1))
 	}
 	f.Resolve(path, []byte(text), true)
 	return f
@@ -143,9 +139,8 @@ func TestRustLifetime(t *testing.T) {
 
 // A name that waits for the text is counted when the text is not known.
 func TestResolveWithoutText(t *testing.T) {
-	var notes any
-	Scan([]byte("# с"), 1, &notes)
-	f := notes.(*File)
+	f := &File{}
+	f.Scan([]byte("# с"), 1)
 	f.Resolve("a.py", nil, false)
 	if f.Count != 1 {
 		t.Errorf("count %d, want 1", f.Count)
@@ -154,9 +149,9 @@ func TestResolveWithoutText(t *testing.T) {
 
 // An ASCII line leaves nothing behind.
 func TestScanASCII(t *testing.T) {
-	var notes any
-	Scan([]byte("    return ok  # a comment"), 1, &notes)
-	if notes != nil {
-		t.Errorf("notes %v for an ASCII line", notes)
+	f := &File{}
+	f.Scan([]byte("    return ok  # a comment"), 1)
+	if f.Count != 0 || f.Pending() {
+		t.Errorf("%+v for an ASCII line", f)
 	}
 }

@@ -206,7 +206,7 @@ func (pr *Printer) Totals(rep *analysis.Report) {
 func (pr *Printer) Banner(rep *analysis.Report) {
 	rule := strings.Repeat("=", min(max(pr.Width, 40), 78))
 	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
-	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted, lost definitions, not measurable in lines, invisible characters, names that read as others or not shown\n",
+	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted, lost definitions, not measurable in lines, invisible characters, names that read as others, long lines or not shown\n",
 		pr.P.Yellow("WARNING:"), len(rep.Flagged), len(rep.Files), term.Pick(int64(len(rep.Files)), "file", "files"),
 		term.Pick(int64(len(rep.Flagged)), "needs", "need"))
 	for _, f := range rep.FlaggedFiles() {
@@ -262,6 +262,8 @@ func (pr *Printer) headline(f analysis.FileReport) string {
 		return pr.invisible(f)
 	case analysis.ReasonConfusable:
 		return pr.confusable(f)
+	case analysis.ReasonLongLines:
+		return pr.longLines(f)
 	case analysis.ReasonConverted:
 		return pr.converted(f)
 	case analysis.ReasonAttributes:
@@ -283,7 +285,20 @@ func (pr *Printer) unseen(f analysis.FileReport) []string {
 	if f.Confusable > 0 && f.Reason != analysis.ReasonConfusable {
 		out = append(out, pr.confusable(f))
 	}
+	if f.LongLines > 0 && f.Reason != analysis.ReasonLongLines {
+		out = append(out, pr.longLines(f))
+	}
 	return out
+}
+
+// longLines is the line that says a file adds lines too long to read: the
+// longest, and how many lines of this screen it takes folded.
+func (pr *Printer) longLines(f analysis.FileReport) string {
+	cols := int64(max(pr.Width, 40))
+	screen := 1 + (max(f.Longest-cols, 0)+cols-2)/(cols-1) // pieces after the first start behind a mark
+	return fmt.Sprintf("%s %s: %s over %d characters, the longest %d (%d lines of a screen of %d columns): shown whole, folded; search what hides in %s",
+		pr.P.Red("LONG LINES:"), term.Path(f.Path), term.Count(f.LongLines, "line", "lines"), LongLine, f.Longest, screen, cols,
+		term.Pick(f.LongLines, "it", "them"))
 }
 
 // maxLookalikesNamed is how many of a file's names that read as others its
@@ -383,6 +398,9 @@ func (pr *Printer) tag(f analysis.FileReport) string {
 	}
 	if f.Confusable > 0 {
 		tags = append(tags, pr.P.Red("CONFUSABLE"))
+	}
+	if f.LongLines > 0 {
+		tags = append(tags, pr.P.Red("LONG LINES"))
 	}
 	return strings.Join(tags, " ")
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
@@ -132,15 +133,46 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 	return analysis.Build(t.Tree, t.Base, changes, rules), nil
 }
 
+// LongLine is the most characters a line may have before its file is
+// flagged: folded, 2,000 characters are 25 lines of an 80-column screen.
+const LongLine = 2000
+
+// added is what the lines a change adds to a file hold, besides the
+// characters a terminal does not show (gitx.Tally.N): names that read as
+// others, and long lines.
+type added struct {
+	names   lookalike.File
+	long    int64 // lines over LongLine characters
+	longest int64 // characters of the longest line
+}
+
 // countAdded reads a line the change adds: the characters a terminal does
-// not show, and the names that read as others. ASCII costs one look at
-// eight bytes at a time.
+// not show, the names that read as others, its length. ASCII costs one look
+// at eight bytes at a time.
 func countAdded(line []byte, number int64, t *gitx.Tally) {
-	if term.ASCIIPrefix(line) == len(line) {
+	ascii := term.ASCIIPrefix(line) == len(line)
+	if ascii && len(line) <= LongLine {
 		return
 	}
-	t.N += int64(term.CountInvisible(line))
-	lookalike.Scan(line, number, &t.Notes)
+	a, _ := t.Notes.(*added)
+	if a == nil {
+		a = &added{}
+		t.Notes = a
+	}
+	if len(line) > LongLine {
+		chars := int64(len(line))
+		if !ascii {
+			chars = int64(utf8.RuneCount(line))
+		}
+		if chars > LongLine {
+			a.long++
+			a.longest = max(a.longest, chars)
+		}
+	}
+	if !ascii {
+		t.N += int64(term.CountInvisible(line))
+		a.names.Scan(line, number)
+	}
 }
 
 // resolveLookalikes reads the new version of the files whose added lines
@@ -150,7 +182,7 @@ func resolveLookalikes(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDi
 	var waiting []*gitx.FileDiff
 	var ids []string
 	for i := range diffs {
-		if f, _ := diffs[i].Counted.Notes.(*lookalike.File); f.Pending() {
+		if a, _ := diffs[i].Counted.Notes.(*added); a != nil && a.names.Pending() {
 			waiting = append(waiting, &diffs[i])
 			ids = append(ids, diffs[i].NewOID)
 		}
@@ -160,7 +192,7 @@ func resolveLookalikes(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDi
 	}
 	return repo.BlobTexts(ctx, ids, limit, func(i int, t gitx.Text) error {
 		d := waiting[i]
-		d.Counted.Notes.(*lookalike.File).Resolve(d.Path, t.Data, !t.Over)
+		d.Counted.Notes.(*added).names.Resolve(d.Path, t.Data, !t.Over)
 		return nil
 	})
 }
@@ -176,8 +208,9 @@ func Change(d gitx.FileDiff) analysis.Change {
 		// a rename takes one away; a copy leaves its source as it was
 		AttributesFile: gitx.IsAttributesFile(d.Path) || (d.Status == 'R' && gitx.IsAttributesFile(d.OldPath)),
 	}
-	if f, _ := d.Counted.Notes.(*lookalike.File); f != nil {
-		c.Confusable, c.Lookalikes = f.Count, f.Names
+	if a, _ := d.Counted.Notes.(*added); a != nil {
+		c.Confusable, c.Lookalikes = a.names.Count, a.names.Names
+		c.LongLines, c.Longest = a.long, a.longest
 	}
 	switch d.Status {
 	case 'A':
