@@ -69,8 +69,9 @@ type Change struct {
 	Deleted     int64
 	Symbols     symbols.Verdict // what became of its definitions
 	Invisible   int64           // characters a terminal does not show, in the added lines
-	Confusable  int64           // uses of names that read as others, in the added lines
+	Confusable  int64           // uses of names that read as others, and comments that run on, in the added lines
 	Lookalikes  []string        // those names, each once
+	RunOn       []int64         // the added lines whose // comment takes the next line in (C, C++)
 	LongLines   int64           // added lines over the review's LongLine characters
 	Longest     int64           // characters of the longest
 	Shown       int64           // bytes of the lines the review would print
@@ -147,6 +148,7 @@ type FileReport struct {
 	Invisible      int64    `json:"invisible"`  // characters a terminal does not show, in the added lines
 	Confusable     int64    `json:"confusable"` // uses of names that read as others, in the added lines
 	Lookalikes     []string `json:"-"`          // those names, each once
+	RunOn          []int64  `json:"-"`          // the added lines whose // comment takes the next line in
 	LongLines      int64    `json:"long_lines"` // added lines too long to read (over review.LongLine characters)
 	Longest        int64    `json:"-"`          // characters of the longest
 	NotShown       bool     `json:"not_shown"`  // something of the file is over the limit: the review does not print it all
@@ -239,7 +241,7 @@ func (f *FileReport) flagUnseen(c Change, r Rules) {
 	}
 	if !c.Submodule && !(c.Binary && !c.Textual) {
 		f.Invisible, f.ShownBytes = c.Invisible, c.Shown
-		f.Confusable, f.Lookalikes = c.Confusable, c.Lookalikes
+		f.Confusable, f.Lookalikes, f.RunOn = c.Confusable, c.Lookalikes, c.RunOn
 		f.LongLines, f.Longest = c.LongLines, c.Longest
 		f.DiffOver = r.MaxShownBytes > 0 && c.Shown > r.MaxShownBytes
 	}

@@ -15,7 +15,9 @@ import (
 type File struct {
 	Count   int64    // uses of the names, in the added lines
 	Names   []string // each name once, in the order found
+	RunOn   []int64  // added lines whose // comment ends in a backslash, taking the next line in (C, C++)
 	pending []use
+	runOn   []int64 // lines that end in a backslash after a //, until Resolve
 }
 
 // use is a name InCode at a place of the new version of the file.
@@ -26,8 +28,12 @@ type use struct {
 }
 
 // Scan reads one line the change adds, and its number in the new version.
-// A line all ASCII costs a look at eight bytes at a time, and nothing else.
+// A line all ASCII costs a look at eight bytes at a time, and nothing else,
+// but for one that ends in a backslash (see RunsOn).
 func (f *File) Scan(line []byte, number int64) {
+	if RunsOn(line) && bytes.Contains(line, []byte("//")) {
+		f.runOn = append(f.runOn, number)
+	}
 	i := term.ASCIIPrefix(line)
 	if i == len(line) {
 		return
@@ -70,8 +76,23 @@ func (f *File) add(name string) {
 	}
 }
 
-// Pending reports whether names wait for the text of the file: see Resolve.
-func (f *File) Pending() bool { return f != nil && len(f.pending) > 0 }
+// Pending reports whether names or lines wait for the text of the file: see
+// Resolve.
+func (f *File) Pending() bool { return f != nil && len(f.pending)+len(f.runOn) > 0 }
+
+// NeedsText reports whether Resolve needs the text of the file at path:
+// names wait, or lines that end in a backslash in a language where that
+// takes a comment on (C, C++, told by the extension).
+func (f *File) NeedsText(path string) bool {
+	if f == nil {
+		return false
+	}
+	if len(f.pending) > 0 {
+		return true
+	}
+	s := syntaxOf(path, nil)
+	return len(f.runOn) > 0 && s != nil && s.splices
+}
 
 // Resolve counts, of the names waiting, those that stand in code in text,
 // the new version of the file at path; the language is told by the path's
@@ -82,42 +103,80 @@ func (f *File) Resolve(path string, text []byte, known bool) {
 	if !f.Pending() {
 		return
 	}
-	pending := f.pending
-	f.pending = nil
+	pending, runOn := f.pending, f.runOn
+	f.pending, f.runOn = nil, nil
+	syn := syntaxOf(path, text)
 	if !known {
 		for _, u := range pending {
 			f.add(u.name)
 		}
+		if syn != nil && syn.splices {
+			f.RunOn = append(f.RunOn, runOn...)
+		}
 		return
 	}
-	syn := syntaxOf(path, text)
 	if syn == nil {
 		return
 	}
 	starts := lineStarts(text)
-	offsets := make([]int, len(pending))
-	for i, u := range pending {
-		offsets[i] = -1
-		if u.line >= 1 && u.line <= int64(len(starts)) {
-			offsets[i] = starts[u.line-1] + u.col
+	at := func(line int64, col int) int {
+		if line < 1 || line > int64(len(starts)) {
+			return -1
+		}
+		return starts[line-1] + col
+	}
+	var places []int
+	for _, u := range pending {
+		places = append(places, at(u.line, u.col))
+	}
+	for i, code := range syn.inCodeAt(text, places) {
+		// a place the text does not have (it changed since): counted
+		if places[i] < 0 || places[i] >= len(text) || code {
+			f.add(pending[i].name)
 		}
 	}
-	order := make([]int, len(pending))
+	if !syn.splices {
+		return
+	}
+	for _, n := range runOn {
+		// a // that stands in code opens a comment the backslash goes on with
+		line := at(n, 0)
+		if line < 0 {
+			continue
+		}
+		end := len(text)
+		if n < int64(len(starts)) {
+			end = starts[n]
+		}
+		var slashes []int
+		for i := line; i < end-1; i++ {
+			if text[i] == '/' && text[i+1] == '/' {
+				slashes = append(slashes, i)
+			}
+		}
+		if slices.Contains(syn.inCodeAt(text, slashes), true) {
+			f.RunOn = append(f.RunOn, n)
+		}
+	}
+}
+
+// inCodeAt is inCode for places in any order.
+func (s *syntax) inCodeAt(text []byte, places []int) []bool {
+	order := make([]int, len(places))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return offsets[a] - offsets[b] })
+	slices.SortStableFunc(order, func(a, b int) int { return places[a] - places[b] })
 	sorted := make([]int, len(order))
 	for i, k := range order {
-		sorted[i] = offsets[k]
+		sorted[i] = places[k]
 	}
-	code := syn.inCode(text, sorted)
+	code := s.inCode(text, sorted)
+	out := make([]bool, len(places))
 	for i, k := range order {
-		// a place the text does not have (it changed since): counted
-		if sorted[i] < 0 || sorted[i] >= len(text) || code[i] {
-			f.add(pending[k].name)
-		}
+		out[k] = code[i]
 	}
+	return out
 }
 
 // lineStarts are the offsets of the lines of text.

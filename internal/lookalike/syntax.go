@@ -22,12 +22,14 @@ type syntax struct {
 	raw      byte        // the quote of strings without escapes (Go's `)
 	multi    byte        // the quote of strings over several lines (` in Go and JavaScript)
 	interp   string      // opens code in a multi string: ${ (JavaScript's templates)
+	splices  bool        // a backslash at the end of a line joins the next to it, comments too (C, C++)
 }
 
 var (
 	pythonSyntax = &syntax{line: []string{"#"}, quotes: `"'`, python: true}
 	goSyntax     = &syntax{line: []string{"//"}, block: [][2]string{{"/*", "*/"}}, quotes: "\"'`", char: true, raw: '`', multi: '`'}
 	cSyntax      = &syntax{line: []string{"//"}, block: [][2]string{{"/*", "*/"}}, quotes: `"'`, char: true}
+	cppSyntax    = &syntax{line: []string{"//"}, block: [][2]string{{"/*", "*/"}}, quotes: `"'`, char: true, splices: true}
 	jsSyntax     = &syntax{line: []string{"//"}, block: [][2]string{{"/*", "*/"}}, quotes: "\"'`", multi: '`', interp: "${"}
 	phpSyntax    = &syntax{line: []string{"//", "#"}, block: [][2]string{{"/*", "*/"}}, quotes: `"'`}
 	shellSyntax  = &syntax{line: []string{"#"}, hashWord: true, quotes: `"'`}
@@ -39,9 +41,9 @@ var (
 var byExtension = map[string]*syntax{
 	".py": pythonSyntax, ".pyi": pythonSyntax, ".pyw": pythonSyntax,
 	".go": goSyntax,
-	".c":  cSyntax, ".h": cSyntax, ".cc": cSyntax, ".cpp": cSyntax, ".cxx": cSyntax, ".hpp": cSyntax, ".hh": cSyntax, ".hxx": cSyntax,
+	".c":  cppSyntax, ".h": cppSyntax, ".cc": cppSyntax, ".cpp": cppSyntax, ".cxx": cppSyntax, ".hpp": cppSyntax, ".hh": cppSyntax, ".hxx": cppSyntax,
 	".java": cSyntax, ".cs": cSyntax, ".kt": cSyntax, ".kts": cSyntax, ".scala": cSyntax, ".swift": cSyntax, ".rs": cSyntax,
-	".m": cSyntax, ".mm": cSyntax, ".groovy": cSyntax, ".gradle": cSyntax, ".zig": cSyntax, ".proto": cSyntax, ".sol": cSyntax,
+	".m": cppSyntax, ".mm": cppSyntax, ".groovy": cSyntax, ".gradle": cSyntax, ".zig": cSyntax, ".proto": cSyntax, ".sol": cSyntax,
 	".js": jsSyntax, ".mjs": jsSyntax, ".cjs": jsSyntax, ".jsx": jsSyntax, ".ts": jsSyntax, ".tsx": jsSyntax, ".mts": jsSyntax, ".cts": jsSyntax,
 	".dart": jsSyntax, ".vue": jsSyntax, ".svelte": jsSyntax,
 	".php": phpSyntax,
@@ -180,10 +182,18 @@ func (lx *lexer) comment(i int) int {
 		if o == "#" && lx.hashWord && i > 0 && !isSpace(t[i-1]) {
 			continue
 		}
-		if n := bytes.IndexByte(t[i:], '\n'); n >= 0 {
-			return n
+		end := i
+		for {
+			n := bytes.IndexByte(t[end:], '\n')
+			if n < 0 {
+				return len(t) - i
+			}
+			end += n
+			if !lx.splices || !RunsOn(t[i:end]) {
+				return end - i
+			}
+			end++ // spliced: the comment goes on
 		}
-		return len(t) - i
 	}
 	for _, b := range lx.block {
 		if !bytes.HasPrefix(t[i:], []byte(b[0])) {
@@ -294,6 +304,13 @@ func (lx *lexer) inString(f *frame, i int) (end int, opened, closed bool) {
 		i++
 	}
 	return i, false, true
+}
+
+// RunsOn reports whether a line (without its line feed) ends in a backslash,
+// which in C and C++ joins the next line to it.
+func RunsOn(line []byte) bool {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	return len(line) > 0 && line[len(line)-1] == '\\'
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -306,17 +306,29 @@ func (pr *Printer) longLines(f analysis.FileReport) string {
 const maxLookalikesNamed = 3
 
 // confusable is the line that names the names that read as others, each
-// escaped (\u{043e}k) and explained.
+// escaped (\u{043e}k) and explained, and the comments that run on into the
+// next line.
 func (pr *Printer) confusable(f analysis.FileReport) string {
-	named := make([]string, 0, maxLookalikesNamed)
-	for _, n := range f.Lookalikes[:min(len(f.Lookalikes), maxLookalikesNamed)] {
-		named = append(named, fmt.Sprintf("%s (%s)", term.EscapeName(n), lookalike.Explain(n)))
+	var parts []string
+	if n := f.Confusable - int64(len(f.RunOn)); n > 0 {
+		named := make([]string, 0, maxLookalikesNamed)
+		for _, n := range f.Lookalikes[:min(len(f.Lookalikes), maxLookalikesNamed)] {
+			named = append(named, fmt.Sprintf("%s (%s)", term.EscapeName(n), lookalike.Explain(n)))
+		}
+		if more := len(f.Lookalikes) - len(named); more > 0 {
+			named = append(named, fmt.Sprintf("and %d more", more))
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (shown as \\u{…}): %s", term.Count(n, "name", "names"),
+			term.Pick(n, "reads as another", "read as others"), strings.Join(named, ", ")))
 	}
-	if more := len(f.Lookalikes) - len(named); more > 0 {
-		named = append(named, fmt.Sprintf("and %d more", more))
+	for i, l := range f.RunOn {
+		if i == maxLookalikesNamed {
+			parts = append(parts, fmt.Sprintf("and %d more such lines", len(f.RunOn)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("line %d: a // comment ends in \\, and takes line %d into it", l, l+1))
 	}
-	return fmt.Sprintf("%s %s: %s %s (shown as \\u{…}): %s", pr.P.Red("CONFUSABLE:"), term.Path(f.Path),
-		term.Count(f.Confusable, "name", "names"), term.Pick(f.Confusable, "reads as another", "read as others"), strings.Join(named, ", "))
+	return fmt.Sprintf("%s %s: %s", pr.P.Red("CONFUSABLE:"), term.Path(f.Path), strings.Join(parts, "; "))
 }
 
 // lookalikes picks, for LineNames, the names of f that read as others; nil

@@ -147,11 +147,12 @@ type added struct {
 }
 
 // countAdded reads a line the change adds: the characters a terminal does
-// not show, the names that read as others, its length. ASCII costs one look
+// not show, the names that read as others, a comment that runs on into the
+// next line, its length. ASCII costs one look
 // at eight bytes at a time.
 func countAdded(line []byte, number int64, t *gitx.Tally) {
 	ascii := term.ASCIIPrefix(line) == len(line)
-	if ascii && len(line) <= LongLine {
+	if ascii && len(line) <= LongLine && !lookalike.RunsOn(line) {
 		return
 	}
 	a, _ := t.Notes.(*added)
@@ -171,8 +172,8 @@ func countAdded(line []byte, number int64, t *gitx.Tally) {
 	}
 	if !ascii {
 		t.N += int64(term.CountInvisible(line))
-		a.names.Scan(line, number)
 	}
+	a.names.Scan(line, number)
 }
 
 // resolveLookalikes reads the new version of the files whose added lines
@@ -182,7 +183,7 @@ func resolveLookalikes(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDi
 	var waiting []*gitx.FileDiff
 	var ids []string
 	for i := range diffs {
-		if a, _ := diffs[i].Counted.Notes.(*added); a != nil && a.names.Pending() {
+		if a, _ := diffs[i].Counted.Notes.(*added); a != nil && a.names.NeedsText(diffs[i].Path) {
 			waiting = append(waiting, &diffs[i])
 			ids = append(ids, diffs[i].NewOID)
 		}
@@ -209,7 +210,7 @@ func Change(d gitx.FileDiff) analysis.Change {
 		AttributesFile: gitx.IsAttributesFile(d.Path) || (d.Status == 'R' && gitx.IsAttributesFile(d.OldPath)),
 	}
 	if a, _ := d.Counted.Notes.(*added); a != nil {
-		c.Confusable, c.Lookalikes = a.names.Count, a.names.Names
+		c.Confusable, c.Lookalikes, c.RunOn = a.names.Count+int64(len(a.names.RunOn)), a.names.Names, a.names.RunOn
 		c.LongLines, c.Longest = a.long, a.longest
 	}
 	switch d.Status {

@@ -1,0 +1,23 @@
+package lookalike
+
+import "testing"
+
+// In C and C++ a // comment that ends in a backslash takes the next line
+// in: counted; a macro's backslash, a string's, a block comment's, and
+// Python's are not.
+func TestRunOn(t *testing.T) {
+	c := "#include <string.h>\n\nint check(const char *t, const char *s)\n{\n    // reject a wrong token \\\n    if (strcmp(t, s) != 0) return 0;\n    return 1;\n}\n"
+	if f := scan("src/auth.c", c); len(f.RunOn) != 1 || f.RunOn[0] != 5 {
+		t.Errorf("C: run-on lines %v, want [5]", f.RunOn)
+	}
+	ok := "#define SWAP(a, b) do { \\\n    int t = a; a = b; b = t; \\\n} while (0)\nconst char *s = \"// not a comment \\\n\";\n/* a block // comment \\\n   is one anyway */\n"
+	if f := scan("src/ok.c", ok); len(f.RunOn) != 0 {
+		t.Errorf("C without run-on comments: %v", f.RunOn)
+	}
+	if f := scan("src/ok.py", "# a comment // \\\nx = 1\n"); len(f.RunOn) != 0 {
+		t.Errorf("Python: %v", f.RunOn)
+	}
+	if f := scan("src/Main.java", "// a comment \\\nx = 1;\n"); len(f.RunOn) != 0 {
+		t.Errorf("Java: %v", f.RunOn)
+	}
+}
