@@ -87,6 +87,9 @@ func TestLine(t *testing.T) {
 		{"bad\xff", 0, `bad\x{ff}`},
 		{"bidi\u202e", 0, `bidi\u{202e}`},
 		{"abcdef", 3, "abc … (3 more bytes)"},
+		// a CR in the middle would send the cursor back over what precedes it
+		{"ok = check(token)\rok = True   ", 0, "ok = check(token)^Mok = True   "},
+		{"x = 1 \\", 0, `x = 1 \`}, // a backslash at the end is shown as it is
 	}
 	for _, tt := range tests {
 		if got := Line(tt.in, tt.max); got != tt.want {
