@@ -2,6 +2,7 @@ package lookalike
 
 import (
 	"bytes"
+	pathpkg "path"
 	"slices"
 	"unicode/utf8"
 
@@ -81,16 +82,17 @@ func (f *File) add(name string) {
 func (f *File) Pending() bool { return f != nil && len(f.pending)+len(f.runOn) > 0 }
 
 // NeedsText reports whether Resolve needs the text of the file at path:
-// names wait, or lines that end in a backslash in a language where that
-// takes a comment on (C, C++, told by the extension).
+// names wait in a file of a language (prose and data are all text), or
+// lines that end in a backslash in one where that takes a comment on (C,
+// C++, told by the extension).
 func (f *File) NeedsText(path string) bool {
 	if f == nil {
 		return false
 	}
-	if len(f.pending) > 0 {
+	s := syntaxOf(path, nil)
+	if len(f.pending) > 0 && (s != nil || pathpkg.Ext(path) == "") { // a file with no extension may have a #! line
 		return true
 	}
-	s := syntaxOf(path, nil)
 	return len(f.runOn) > 0 && s != nil && s.splices
 }
 

@@ -21,3 +21,27 @@ func TestRunOn(t *testing.T) {
 		t.Errorf("Java: %v", f.RunOn)
 	}
 }
+
+// The text of a file is read only when it can change the count.
+func TestNeedsText(t *testing.T) {
+	word, runOn := &File{}, &File{}
+	word.Scan([]byte("# с"), 1)
+	runOn.Scan([]byte("x = a // b \\"), 1)
+	for _, tt := range []struct {
+		f    *File
+		path string
+		want bool
+	}{
+		{word, "src/auth.py", true},
+		{word, "bin/deploy", true}, // a #! line may say Python
+		{word, "docs/README.ru.md", false},
+		{runOn, "src/auth.c", true},
+		{runOn, "src/calc.py", false}, // floor division, and Python's comments end with the line
+		{&File{}, "src/auth.py", false},
+		{nil, "src/auth.py", false},
+	} {
+		if got := tt.f.NeedsText(tt.path); got != tt.want {
+			t.Errorf("NeedsText(%s) = %v", tt.path, got)
+		}
+	}
+}

@@ -109,7 +109,7 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 	if err != nil {
 		return nil, err
 	}
-	if err := resolveLookalikes(ctx, repo, diffs, keep(rules.MaxShownBytes)); err != nil {
+	if err := resolveLookalikes(ctx, repo, diffs, keep(0)); err != nil {
 		return nil, err
 	}
 	converted, untouched, err := checkouts(ctx, repo, t, diffs, keep(rules.MaxShownBytes))
@@ -178,7 +178,8 @@ func countAdded(line []byte, number int64, t *gitx.Tally) {
 
 // resolveLookalikes reads the new version of the files whose added lines
 // have names that read as others only in code, to tell code from comments
-// and strings: one git cat-file for all, and none in the common case.
+// and strings: one git cat-file for all, and none in the common case. A
+// file over limit (the most a review holds) is not read: its names count.
 func resolveLookalikes(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDiff, limit int) error {
 	var waiting []*gitx.FileDiff
 	var ids []string
