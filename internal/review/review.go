@@ -151,9 +151,10 @@ type added struct {
 // next line, its length. ASCII costs one look
 // at eight bytes at a time.
 func countAdded(line []byte, number int64, t *gitx.Tally) {
-	ascii := term.ASCIIPrefix(line) == len(line)
-	if ascii && len(line) <= LongLine && !lookalike.RunsOn(line) {
-		return
+	n := len(line)
+	ascii := term.ASCIIPrefix(line) == n
+	if ascii && n <= LongLine && (n == 0 || line[n-1] != '\\' && line[n-1] != '\r') {
+		return // the common case: no look at the line but for its bytes' top bits
 	}
 	a, _ := t.Notes.(*added)
 	if a == nil {
