@@ -171,6 +171,24 @@ func Classify(name string) Kind {
 	return Plain
 }
 
+// InPath are the names of a file's path that read as others wherever they
+// stand (Anywhere: src/\u{0430}uth.py beside src/auth.py), each once.
+func InPath(p string) []string {
+	var out []string
+	if term.ASCIIPrefix([]byte(p)) == len(p) {
+		return nil
+	}
+	for _, name := range strings.FieldsFunc(p, func(r rune) bool { return !term.NameRune(r) }) {
+		if IsAnywhere(name) && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// IsAnywhere reports whether name reads as another wherever it stands.
+func IsAnywhere(name string) bool { return Classify(name) == Anywhere }
+
 // Explain says why name reads as another, for a human: its first letter that
 // reads as ASCII, its first mark on an ASCII letter, or its scripts.
 func Explain(name string) string {

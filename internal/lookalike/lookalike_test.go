@@ -155,3 +155,14 @@ func TestScanASCII(t *testing.T) {
 		t.Errorf("%+v for an ASCII line", f)
 	}
 }
+
+func TestInPath(t *testing.T) {
+	if got := InPath("src/\u0430uth.py"); len(got) != 1 || got[0] != "\u0430uth" {
+		t.Errorf("InPath: %q", got)
+	}
+	for _, p := range []string{"src/auth.py", "docs/\u043e-\u043f\u0440\u043e\u0435\u043a\u0442\u0435.md", "caf\u00e9/menu.py"} {
+		if got := InPath(p); got != nil {
+			t.Errorf("InPath(%s) = %q", p, got)
+		}
+	}
+}

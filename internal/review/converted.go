@@ -29,13 +29,13 @@ func (pr *Printer) convertedLine(path string, converted []string, c *analysis.Ch
 	case c.Same:
 		what = "the checkout runs the filter's command (which wrote the blob this time)"
 	}
-	return fmt.Sprintf("%s %s (%s): %s%s", pr.P.Red("CONVERTED:"), term.Path(path), strings.Join(names, ", "), what, more)
+	return fmt.Sprintf("%s %s (%s): %s%s", pr.P.Red("CONVERTED:"), pathOf(path), strings.Join(names, ", "), what, more)
 }
 
 // attributes is the headline of a .gitattributes file the change touches.
 func (pr *Printer) attributes(f analysis.FileReport) string {
 	s := fmt.Sprintf("%s %s %s: attributes change how files check out (and are diffed and merged)",
-		pr.P.Yellow("ATTRIBUTES:"), term.Path(f.Path), f.Status)
+		pr.P.Yellow("ATTRIBUTES:"), pathOf(f.Path), f.Status)
 	if n := len(f.Untouched); n > 0 {
 		s += fmt.Sprintf("; %d %s the change does not touch now %s out otherwise than %s",
 			n, term.Pick(int64(n), "file", "files"), term.Pick(int64(n), "checks", "check"), term.Pick(int64(n), "its blob", "their blobs"))
@@ -76,7 +76,7 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout, names func(st
 	if c == nil || c.Err != "" {
 		return
 	}
-	name := term.Path(path)
+	name := pathOf(path)
 	if c.Binary() {
 		fmt.Fprintf(pr.W, "  %s as checked out%s: binary, %d bytes (not shown)\n", name, where(c), c.Size)
 		return

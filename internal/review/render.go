@@ -138,13 +138,13 @@ func (pr *Printer) Definitions(rep *analysis.Report) {
 	var moved, skipped []string
 	for _, f := range rep.Files {
 		for _, m := range f.MovedSymbols {
-			moved = append(moved, fmt.Sprintf("%s moved from %s to %s", symbol(m.Kind, m.Name), term.Path(f.Path), term.Path(m.To)))
+			moved = append(moved, fmt.Sprintf("%s moved from %s to %s", symbol(m.Kind, m.Name), pathOf(f.Path), pathOf(m.To)))
 		}
 		for _, r := range f.RenamedSymbols {
-			moved = append(moved, fmt.Sprintf("%s renamed to %s in %s", symbol(r.Kind, r.Name), term.Line(r.NewName, 0), term.Path(f.Path)))
+			moved = append(moved, fmt.Sprintf("%s renamed to %s in %s", symbol(r.Kind, r.Name), term.Line(r.NewName, 0), pathOf(f.Path)))
 		}
 		if f.SymbolsNote != "" && !f.RequiresReview {
-			skipped = append(skipped, term.Path(f.Path)+": "+term.Line(f.SymbolsNote, 0))
+			skipped = append(skipped, pathOf(f.Path)+": "+term.Line(f.SymbolsNote, 0))
 		}
 	}
 	pr.list("Definitions moved or renamed, nothing lost:", moved)
@@ -223,7 +223,7 @@ func (pr *Printer) Warning(f analysis.FileReport) {
 		fmt.Fprintln(pr.W, pr.removed(f))
 	}
 	for _, m := range f.MovedSymbols {
-		fmt.Fprintf(pr.W, "  %s moved to %s\n", symbol(m.Kind, m.Name), term.Path(m.To))
+		fmt.Fprintf(pr.W, "  %s moved to %s\n", symbol(m.Kind, m.Name), pathOf(m.To))
 	}
 	for _, r := range f.RenamedSymbols {
 		fmt.Fprintf(pr.W, "  %s renamed to %s\n", symbol(r.Kind, r.Name), term.Line(r.NewName, 0))
@@ -244,7 +244,7 @@ func (pr *Printer) Warning(f analysis.FileReport) {
 
 // headline is the seed's message for a flagged file.
 func (pr *Printer) headline(f analysis.FileReport) string {
-	p := term.Path(f.Path)
+	p := pathOf(f.Path)
 	switch f.Reason {
 	case analysis.ReasonReplaced:
 		return fmt.Sprintf("%s %s (%d → %d lines)", pr.P.Red("REPLACED:"), p, f.LinesBefore, f.LinesAfter)
@@ -297,7 +297,7 @@ func (pr *Printer) longLines(f analysis.FileReport) string {
 	cols := int64(max(pr.Width, 40))
 	screen := 1 + (max(f.Longest-cols, 0)+cols-2)/(cols-1) // pieces after the first start behind a mark
 	return fmt.Sprintf("%s %s: %s over %d characters, the longest %d (%d lines of a screen of %d columns): shown whole, folded; search what hides in %s",
-		pr.P.Red("LONG LINES:"), term.Path(f.Path), term.Count(f.LongLines, "line", "lines"), LongLine, f.Longest, screen, cols,
+		pr.P.Red("LONG LINES:"), pathOf(f.Path), term.Count(f.LongLines, "line", "lines"), LongLine, f.Longest, screen, cols,
 		term.Pick(f.LongLines, "it", "them"))
 }
 
@@ -328,7 +328,7 @@ func (pr *Printer) confusable(f analysis.FileReport) string {
 		}
 		parts = append(parts, fmt.Sprintf("line %d: a // comment ends in \\, and takes line %d into it", l, l+1))
 	}
-	return fmt.Sprintf("%s %s: %s", pr.P.Red("CONFUSABLE:"), term.Path(f.Path), strings.Join(parts, "; "))
+	return fmt.Sprintf("%s %s: %s", pr.P.Red("CONFUSABLE:"), pathOf(f.Path), strings.Join(parts, "; "))
 }
 
 // lookalikes picks, for LineNames, the names of f that read as others; nil
@@ -342,7 +342,7 @@ func lookalikes(f analysis.FileReport) func(string) bool {
 
 // invisible is the line that counts the characters a terminal does not show.
 func (pr *Printer) invisible(f analysis.FileReport) string {
-	return fmt.Sprintf(`%s %s: %s a terminal does not show (shown as \u{…})`, pr.P.Red("INVISIBLE:"), term.Path(f.Path),
+	return fmt.Sprintf(`%s %s: %s a terminal does not show (shown as \u{…})`, pr.P.Red("INVISIBLE:"), pathOf(f.Path),
 		term.Count(f.Invisible, "character", "characters"))
 }
 
@@ -363,7 +363,7 @@ func (pr *Printer) notShown(f analysis.FileReport) string {
 		what = append(what, fmt.Sprintf("the checkouts of %s it converts (a review checks out %d at most, and shows none over %d bytes)",
 			term.Count(f.UnseenFiles, "file", "files"), maxUntouchedShown, limit))
 	}
-	return fmt.Sprintf("%s %s: %s: it needs an APPROVE of its own", pr.P.Red("NOT SHOWN:"), term.Path(f.Path), strings.Join(what, "; "))
+	return fmt.Sprintf("%s %s: %s: it needs an APPROVE of its own", pr.P.Red("NOT SHOWN:"), pathOf(f.Path), strings.Join(what, "; "))
 }
 
 // shownLimit is the limit f was measured against: max_shown_bytes, or the
@@ -376,7 +376,7 @@ func (pr *Printer) removed(f analysis.FileReport) string {
 	for i, r := range f.RemovedSymbols {
 		names[i] = symbol(r.Kind, r.Name)
 	}
-	return fmt.Sprintf("%s %s: %s", pr.P.Red("REMOVED:"), term.Path(f.Path), strings.Join(names, ", "))
+	return fmt.Sprintf("%s %s: %s", pr.P.Red("REMOVED:"), pathOf(f.Path), strings.Join(names, ", "))
 }
 
 // symbol shows a definition as its kind and name: "def load_state".
@@ -456,11 +456,15 @@ func (pr *Printer) diffLine(l gitx.Line, names func(string) bool) {
 	}
 }
 
+// pathOf shows a path as term.Path does, and a name in it that reads as
+// another (src/\u{0430}uth.py) escaped.
+func pathOf(p string) string { return term.PathNames(p, lookalike.IsAnywhere) }
+
 func displayName(f analysis.FileReport) string {
 	if (f.Status == analysis.Renamed || f.Status == analysis.Copied) && f.OldPath != f.Path {
-		return term.Path(f.OldPath) + " => " + term.Path(f.Path)
+		return pathOf(f.OldPath) + " => " + pathOf(f.Path)
 	}
-	return term.Path(f.Path)
+	return pathOf(f.Path)
 }
 
 // fitLeft keeps the end of a long name, where the file's own name is, in

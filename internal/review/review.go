@@ -5,6 +5,7 @@ package review
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -214,6 +215,12 @@ func Change(d gitx.FileDiff) analysis.Change {
 	if a, _ := d.Counted.Notes.(*added); a != nil {
 		c.Confusable, c.Lookalikes, c.RunOn = a.names.Count+int64(len(a.names.RunOn)), a.names.Names, a.names.RunOn
 		c.LongLines, c.Longest = a.long, a.longest
+	}
+	for _, n := range lookalike.InPath(d.Path) { // the file's own name
+		c.Confusable++
+		if !slices.Contains(c.Lookalikes, n) {
+			c.Lookalikes = append(slices.Clip(c.Lookalikes), n)
+		}
 	}
 	switch d.Status {
 	case 'A':

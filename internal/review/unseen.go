@@ -51,7 +51,7 @@ func (pr *Printer) unseenFiles(f analysis.FileReport) {
 			fmt.Fprintf(pr.W, "  and %d more\n", f.UnseenFiles-maxUnseenNamed)
 			return
 		}
-		fmt.Fprintln(pr.W, "  "+term.Path(u.Path))
+		fmt.Fprintln(pr.W, "  "+pathOf(u.Path))
 	}
 }
 
@@ -59,7 +59,7 @@ func (pr *Printer) unseenFiles(f analysis.FileReport) {
 func UnseenPrompt(f analysis.FileReport) string {
 	if f.UnseenFiles > 0 && !f.DiffOver && !f.CheckoutOver {
 		return fmt.Sprintf("Type APPROVE to accept the checkouts of %s %s converts unseen, or REJECT to refuse them:",
-			term.Count(f.UnseenFiles, "file", "files"), term.Path(f.Path))
+			term.Count(f.UnseenFiles, "file", "files"), pathOf(f.Path))
 	}
-	return fmt.Sprintf("Type APPROVE to accept %s unseen, or REJECT to refuse it:", term.Path(f.Path))
+	return fmt.Sprintf("Type APPROVE to accept %s unseen, or REJECT to refuse it:", pathOf(f.Path))
 }

@@ -14,14 +14,33 @@ import (
 // Invisible names), as a visible escape, quoted like git does. A file name must
 // never be able to hide a warning.
 func Path(p string) string {
-	if !needsQuote(p) {
+	return PathNames(p, nil)
+}
+
+// PathNames is Path that also shows every character outside ASCII of the
+// names escape picks (runs of NameRune in the path) as an escape, as
+// LineNames does: src/\u{0430}uth.py is not src/auth.py.
+func PathNames(p string, escape func(name string) bool) string {
+	if !needsQuote(p) && !pickedAny(p, escape) {
 		return p
 	}
 	var b strings.Builder
 	b.WriteByte('"')
 	var rd reading
+	inName := false
 	for i := 0; i < len(p); {
+		if escape != nil && !inName {
+			if end := nameEnd(p, i); end > i {
+				inName = true
+				if escape(p[i:end]) {
+					writeEscaped(&b, p[i:end])
+					rd.base, i = true, end
+					continue
+				}
+			}
+		}
 		r, size := utf8.DecodeRuneInString(p[i:])
+		inName = inName && NameRune(r) && !(r == utf8.RuneError && size <= 1)
 		bad := r == utf8.RuneError && size <= 1
 		hidden := rd.escapes(r)
 		switch {
@@ -47,6 +66,27 @@ func Path(p string) string {
 
 // cEscape are the escapes git's quoting uses for control characters.
 var cEscape = map[rune]string{'\a': `\a`, '\b': `\b`, '\t': `\t`, '\n': `\n`, '\v': `\v`, '\f': `\f`, '\r': `\r`}
+
+// pickedAny reports whether escape picks a name of p that has a character
+// outside ASCII.
+func pickedAny(p string, escape func(string) bool) bool {
+	if escape == nil || ASCIIPrefix([]byte(p)) == len(p) {
+		return false
+	}
+	for i := 0; i < len(p); {
+		end := nameEnd(p, i)
+		if end == i {
+			_, size := utf8.DecodeRuneInString(p[i:])
+			i += size
+			continue
+		}
+		if ASCIIPrefix([]byte(p[i:end])) < end-i && escape(p[i:end]) {
+			return true
+		}
+		i = end
+	}
+	return false
+}
 
 func needsQuote(p string) bool {
 	var rd reading

@@ -156,3 +156,19 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+// PathNames escapes the names it is told to, and quotes the path for them.
+func TestPathNames(t *testing.T) {
+	pick := func(n string) bool { return n == "\u0430uth" || n == "x\u0435" }
+	for in, want := range map[string]string{
+		"src/auth.py":          "src/auth.py",
+		"src/\u0430uth.py":     `"src/\u{0430}uth.py"`,
+		"docs/\u043e\u0442.md": "docs/\u043e\u0442.md", // not picked: as it is
+		"a\\b/x\u0435":         `"a\\b/x\u{0435}"`,
+		"\u202e/\u0430uth.py":  `"\u{202e}/\u{0430}uth.py"`,
+	} {
+		if got := PathNames(in, pick); got != want {
+			t.Errorf("PathNames(%+q) = %s, want %s", in, got, want)
+		}
+	}
+}
