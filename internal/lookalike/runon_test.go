@@ -45,3 +45,24 @@ func TestNeedsText(t *testing.T) {
 		}
 	}
 }
+
+// The lexers never panic, whatever the text, and answer for every place.
+func FuzzInCode(f *testing.F) {
+	f.Add("x = f\"{a!r:>{w}}\" # с\n'''\nс\n'''\n", 3)
+	f.Add("fn f<'a>(x: &'a str) { let s = \"\\\"\"; } // \\\n", 5)
+	f.Add("const t = `${a + `${b}`}`; /* x */", 7)
+	f.Add("\xff\u0445 = 1 // \\\n\u043ek\u0301", 2)
+	f.Fuzz(func(t *testing.T, text string, place int) {
+		places := []int{-1, 0, place, len(text) - 1, len(text)}
+		for _, s := range []*syntax{pythonSyntax, goSyntax, cppSyntax, jsSyntax, shellSyntax, sqlSyntax, phpSyntax} {
+			if got := s.inCodeAt([]byte(text), places); len(got) != len(places) {
+				t.Fatalf("%d answers for %d places", len(got), len(places))
+			}
+		}
+		for _, p := range []string{"a.py", "a.c", "a.md", "bin/a"} {
+			if f := scan(p, text); f.Count < int64(len(f.Names)) {
+				t.Fatalf("%s: %d uses of %d names", p, f.Count, len(f.Names))
+			}
+		}
+	})
+}
