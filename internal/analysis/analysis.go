@@ -3,6 +3,7 @@
 package analysis
 
 import (
+	"bytes"
 	"encoding/base64"
 	"math"
 	"unicode/utf8"
@@ -42,6 +43,11 @@ const (
 	// terminal does not show. Either flags a file whatever else it is.
 	ReasonNotShown  Reason = "not shown"
 	ReasonInvisible Reason = "invisible"
+	// ReasonConfusable: the added lines use names that read as others
+	// (Cyrillic о in оk), see package lookalike; ReasonLongLines: an added
+	// line is too long to read (a payload at the end of 1 MB of data).
+	ReasonConfusable Reason = "confusable"
+	ReasonLongLines  Reason = "long lines"
 	// ReasonConverted: a checkout of the file is not its blob (attributes
 	// or core.autocrlf convert it); ReasonAttributes: a .gitattributes file
 	// changed, and with it how files check out.
@@ -63,12 +69,18 @@ type Change struct {
 	Deleted     int64
 	Symbols     symbols.Verdict // what became of its definitions
 	Invisible   int64           // characters a terminal does not show, in the added lines
+	Confusable  int64           // uses of names that read as others, and comments that run on, in the added lines
+	Lookalikes  []string        // those names, each once
+	RunOn       []int64         // the added lines whose // comment takes the next line in (C, C++)
+	LongLines   int64           // added lines over the review's LongLine characters
+	Longest     int64           // characters of the longest
 	Shown       int64           // bytes of the lines the review would print
 	// Converted names what makes a checkout of the file differ from its
 	// blob ("working-tree-encoding=SHIFT_JIS"), and Checkout is what it
 	// writes; AttributesFile: the file is a .gitattributes (either path).
 	Converted      []string
 	Checkout       *Checkout
+	CaseCheckout   *Checkout // a case-insensitive file system's, when it converts otherwise
 	AttributesFile bool
 	Untouched      []Untouched // of a .gitattributes: the files it now converts
 }
@@ -90,6 +102,21 @@ type Checkout struct {
 	Size int64
 	Same bool   // byte for byte the blob, though a filter command ran
 	Err  string // what git said when it could not check the file out
+	// CaseInsensitive: what a checkout on a case-insensitive file system
+	// (macOS, Windows) writes, where attribute patterns match whatever the case
+	CaseInsensitive bool
+}
+
+// Binary reports whether the checkout is binary (a NUL in its first 8,000
+// bytes, as git decides): like a binary file's, its bytes are not shown.
+func (c *Checkout) Binary() bool {
+	return bytes.IndexByte(c.Text[:min(len(c.Text), 8000)], 0) >= 0
+}
+
+// Cut reports whether the review holds, and shows, less than the whole
+// text of a checkout that is: it is over the limit.
+func (c *Checkout) Cut() bool {
+	return c != nil && c.Err == "" && int64(len(c.Text)) < c.Size && !c.Binary()
 }
 
 // Rules are the thresholds; the zero value is not useful, start from Defaults.
@@ -111,25 +138,33 @@ var Defaults = Rules{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: 
 
 // FileReport is the seed's FileChangeReport for one file.
 type FileReport struct {
-	Path           string  `json:"path"`
-	OldPath        string  `json:"old_path"`
-	Status         Status  `json:"status"`
-	Binary         bool    `json:"binary"`
-	Textual        bool    `json:"-"` // binary by a NUL, text for the most part: its lines are shown
-	Submodule      bool    `json:"submodule"`
-	ModeChanged    bool    `json:"mode_changed"`
-	Invisible      int64   `json:"invisible"` // characters a terminal does not show, in the added lines
-	NotShown       bool    `json:"not_shown"` // the diff is over the limit: the review does not print it
-	ShownBytes     int64   `json:"-"`         // bytes of the lines the review prints
-	ShownLimit     int64   `json:"-"`         // the MaxShownBytes it was measured against
-	LinesBefore    int64   `json:"lines_before"`
-	LinesAfter     int64   `json:"lines_after"`
-	LinesAdded     int64   `json:"lines_added"`
-	LinesDeleted   int64   `json:"lines_deleted"`
-	ChangeRatio    float64 `json:"change_ratio"`
-	IsReplacement  bool    `json:"is_replacement"`
-	RequiresReview bool    `json:"requires_review"`
-	Reason         Reason  `json:"reason"`
+	Path           string   `json:"path"`
+	OldPath        string   `json:"old_path"`
+	Status         Status   `json:"status"`
+	Binary         bool     `json:"binary"`
+	Textual        bool     `json:"-"` // binary by a NUL, text for the most part: its lines are shown
+	Submodule      bool     `json:"submodule"`
+	ModeChanged    bool     `json:"mode_changed"`
+	Invisible      int64    `json:"invisible"`  // characters a terminal does not show, in the added lines
+	Confusable     int64    `json:"confusable"` // uses of names that read as others, in the added lines
+	Lookalikes     []string `json:"-"`          // those names, each once
+	RunOn          []int64  `json:"-"`          // the added lines whose // comment takes the next line in
+	LongLines      int64    `json:"long_lines"` // added lines too long to read (over review.LongLine characters)
+	Longest        int64    `json:"-"`          // characters of the longest
+	NotShown       bool     `json:"not_shown"`  // something of the file is over the limit: the review does not print it all
+	DiffOver       bool     `json:"-"`          // the diff is over the limit: not printed
+	CheckoutOver   bool     `json:"-"`          // its checkout is over the limit: only its start is printed
+	UnseenFiles    int      `json:"-"`          // of a .gitattributes: files it converts whose checkout is not printed whole
+	ShownBytes     int64    `json:"-"`          // bytes of the lines the review prints
+	ShownLimit     int64    `json:"-"`          // the MaxShownBytes it was measured against
+	LinesBefore    int64    `json:"lines_before"`
+	LinesAfter     int64    `json:"lines_after"`
+	LinesAdded     int64    `json:"lines_added"`
+	LinesDeleted   int64    `json:"lines_deleted"`
+	ChangeRatio    float64  `json:"change_ratio"`
+	IsReplacement  bool     `json:"is_replacement"`
+	RequiresReview bool     `json:"requires_review"`
+	Reason         Reason   `json:"reason"`
 	// The code-aware rule's findings; never null.
 	RemovedSymbols []symbols.Ref    `json:"removed_symbols"`
 	MovedSymbols   []symbols.Move   `json:"moved_symbols"`
@@ -138,6 +173,7 @@ type FileReport struct {
 	// What makes a checkout differ from the blob; never null.
 	Converted      []string    `json:"converted"`
 	Checkout       *Checkout   `json:"-"`
+	CaseCheckout   *Checkout   `json:"-"` // on case-insensitive file systems (macOS, Windows), when it differs
 	AttributesFile bool        `json:"-"`
 	Untouched      []Untouched `json:"-"`
 	// A path that is not valid UTF-8 cannot travel in a JSON string exactly; these
@@ -175,7 +211,7 @@ func Analyze(c Change, r Rules) FileReport {
 // flagCheckout flags a file whose checkout is not its blob, and a
 // .gitattributes file that changed, unless a stronger reason holds.
 func (f *FileReport) flagCheckout(c Change) {
-	f.Converted, f.Checkout, f.AttributesFile, f.Untouched = nonNil(c.Converted), c.Checkout, c.AttributesFile, c.Untouched
+	f.Converted, f.Checkout, f.CaseCheckout, f.AttributesFile, f.Untouched = nonNil(c.Converted), c.Checkout, c.CaseCheckout, c.AttributesFile, c.Untouched
 	switch f.Reason {
 	case ReasonDeleted, ReasonReplaced, ReasonRemovedDefinitions:
 		return
@@ -189,17 +225,28 @@ func (f *FileReport) flagCheckout(c Change) {
 }
 
 // flagUnseen flags what a human reading the review would not see: characters
-// a terminal does not show in the lines the change adds (counted in the new
-// side, so a file that kept its own is not flagged for them), and a diff over
-// MaxShownBytes, which the review does not print. Only files whose lines a
-// review shows are concerned: not a binary file, nor a submodule.
+// a terminal does not show and names that read as others, in the lines the
+// change adds (counted in the new side, so a file that kept its own is not
+// flagged for them), and what is over the limit, which the review does not
+// print: a diff over MaxShownBytes, a checkout as large, and the files a
+// .gitattributes converts that the review did not check out. The lines of
+// a binary file, or a submodule, are not shown at all (and so not measured).
 func (f *FileReport) flagUnseen(c Change, r Rules) {
-	if c.Submodule || c.Binary && !c.Textual {
-		return
+	f.ShownLimit = r.MaxShownBytes
+	f.CheckoutOver = c.Checkout.Cut() || c.CaseCheckout.Cut()
+	for _, u := range c.Untouched {
+		if u.Checkout == nil || u.Checkout.Cut() {
+			f.UnseenFiles++
+		}
 	}
-	f.Invisible, f.ShownBytes, f.ShownLimit = c.Invisible, c.Shown, r.MaxShownBytes
-	f.NotShown = r.MaxShownBytes > 0 && c.Shown > r.MaxShownBytes
-	if f.Invisible == 0 && !f.NotShown {
+	if !c.Submodule && !(c.Binary && !c.Textual) {
+		f.Invisible, f.ShownBytes = c.Invisible, c.Shown
+		f.Confusable, f.Lookalikes, f.RunOn = c.Confusable, c.Lookalikes, c.RunOn
+		f.LongLines, f.Longest = c.LongLines, c.Longest
+		f.DiffOver = r.MaxShownBytes > 0 && c.Shown > r.MaxShownBytes
+	}
+	f.NotShown = f.DiffOver || f.CheckoutOver || f.UnseenFiles > 0
+	if f.Invisible == 0 && f.Confusable == 0 && f.LongLines == 0 && !f.NotShown {
 		return
 	}
 	f.RequiresReview = true
@@ -207,8 +254,12 @@ func (f *FileReport) flagUnseen(c Change, r Rules) {
 	case f.Reason != ReasonNone:
 	case f.NotShown:
 		f.Reason = ReasonNotShown
-	default:
+	case f.Invisible > 0:
 		f.Reason = ReasonInvisible
+	case f.Confusable > 0:
+		f.Reason = ReasonConfusable
+	default:
+		f.Reason = ReasonLongLines
 	}
 }
 

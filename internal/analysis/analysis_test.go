@@ -212,6 +212,15 @@ func TestAnalyzeUnseen(t *testing.T) {
 		{"an added binary stays unflagged", Change{Status: Added, Binary: true, Invisible: 7, Shown: 5000}, false, ReasonNone, 0, false},
 		{"text with a NUL is shown, so measured", Change{Status: Added, Binary: true, Textual: true, Invisible: 1, Shown: 5000}, true, ReasonNotShown, 1, true},
 		{"a submodule", Change{Status: Modified, Submodule: true, Invisible: 1, Shown: 5000}, true, ReasonSubmodule, 0, false},
+		{"a name that reads as another", Change{Status: Added, Added: 5, Confusable: 2, Shown: 100}, true, ReasonConfusable, 0, false},
+		{"a checkout cut", Change{Status: Modified, LinesBefore: 100, Added: 1, Deleted: 1, Shown: 100, Converted: []string{"ident"},
+			Checkout: &Checkout{Text: []byte("abc"), Size: 5000}}, true, ReasonConverted, 0, true},
+		{"a checkout whole", Change{Status: Modified, LinesBefore: 100, Added: 1, Deleted: 1, Shown: 100, Converted: []string{"ident"},
+			Checkout: &Checkout{Text: []byte("abc"), Size: 3}}, true, ReasonConverted, 0, false},
+		{"a binary checkout is not shown as lines", Change{Status: Modified, LinesBefore: 100, Added: 1, Deleted: 1, Shown: 100, Converted: []string{"filter=lfs"},
+			Checkout: &Checkout{Text: []byte("\x89PNG\x00"), Size: 5000}}, true, ReasonConverted, 0, false},
+		{"files converted and not checked out", Change{Status: Added, Added: 1, Shown: 10, AttributesFile: true,
+			Untouched: []Untouched{{Path: "a.py"}, {Path: "b.py", Checkout: &Checkout{Text: []byte("x"), Size: 1}}}}, true, ReasonAttributes, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -229,5 +238,9 @@ func TestAnalyzeUnseen(t *testing.T) {
 	rep := Build("t", "b", []Change{{Path: "a", Status: Added, Shown: limit + 1}, {Path: "b", Status: Added, Shown: 1}}, rules)
 	if ns := rep.NotShown(); len(ns) != 1 || ns[0].Path != "a" || rep.MaxShownBytes != limit || len(rep.Flagged) != 1 {
 		t.Errorf("NotShown %+v, limit %d, flagged %v", ns, rep.MaxShownBytes, rep.Flagged)
+	}
+	f := Analyze(Change{Path: "a", Status: Added, AttributesFile: true, Untouched: []Untouched{{Path: "x"}, {Path: "y"}}}, rules)
+	if f.UnseenFiles != 2 || f.DiffOver || f.CheckoutOver {
+		t.Errorf("unseen %d, diff over %v, checkout over %v", f.UnseenFiles, f.DiffOver, f.CheckoutOver)
 	}
 }

@@ -58,6 +58,8 @@ func (f *FileReport) appendJSON(b []byte) []byte {
 	b = appendBool(append(b, `,"submodule":`...), f.Submodule)
 	b = appendBool(append(b, `,"mode_changed":`...), f.ModeChanged)
 	b = strconv.AppendInt(append(b, `,"invisible":`...), f.Invisible, 10)
+	b = strconv.AppendInt(append(b, `,"confusable":`...), f.Confusable, 10)
+	b = strconv.AppendInt(append(b, `,"long_lines":`...), f.LongLines, 10)
 	b = appendBool(append(b, `,"not_shown":`...), f.NotShown)
 	b = strconv.AppendInt(append(b, `,"lines_before":`...), f.LinesBefore, 10)
 	b = strconv.AppendInt(append(b, `,"lines_after":`...), f.LinesAfter, 10)

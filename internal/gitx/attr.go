@@ -17,9 +17,12 @@ var CheckoutAttrs = []string{"text", "crlf", "eol", "ident", "filter", "working-
 const AttributesFile = ".gitattributes"
 
 // IsAttributesFile reports whether path is a .gitattributes file, at the
-// top or in a directory.
+// top or in a directory, in any case: on a case-insensitive file system
+// (macOS, Windows) a checkout writes .GITATTRIBUTES where git reads
+// .gitattributes.
 func IsAttributesFile(path string) bool {
-	return path == AttributesFile || strings.HasSuffix(path, "/"+AttributesFile)
+	base := path[strings.LastIndexByte(path, '/')+1:]
+	return strings.EqualFold(base, AttributesFile)
 }
 
 // Attrs are the attributes of one path as git check-attr reports them:
@@ -94,6 +97,44 @@ func MayConvert(files ...[]byte) bool {
 			if bytes.Contains(lower, w) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// CaseMayMatter reports whether attribute files with these contents can
+// give paths other attributes where git matches patterns whatever the case
+// (core.ignorecase, which git sets on macOS and Windows): only when a path or
+// a pattern has an upper-case ASCII letter (git folds ASCII only). Macro
+// definitions ([attr]name) have no pattern.
+func CaseMayMatter(files [][]byte, paths []string) bool {
+	for _, p := range paths {
+		if hasUpper(p) {
+			return true
+		}
+	}
+	for _, f := range files {
+		for _, line := range strings.Split(string(f), "\n") {
+			line = strings.TrimLeft(line, " \t\r")
+			if line == "" || line[0] == '#' || strings.HasPrefix(line, "[attr]") {
+				continue
+			}
+			pattern := line
+			if i := strings.IndexAny(line, " \t\r"); i >= 0 && line[0] != '"' {
+				pattern = line[:i]
+			}
+			if hasUpper(pattern) { // a quoted pattern: its whole line, which errs on the side of yes
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
 		}
 	}
 	return false

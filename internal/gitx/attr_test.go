@@ -126,6 +126,7 @@ func TestIsAttributesFile(t *testing.T) {
 	for p, want := range map[string]bool{
 		".gitattributes": true, "a/b/.gitattributes": true, "x.gitattributes": false,
 		"a/.gitattributes/b": false, ".gitattributesx": false, "": false,
+		".GITATTRIBUTES": true, "src/.GitAttributes": true,
 	} {
 		if got := IsAttributesFile(p); got != want {
 			t.Errorf("IsAttributesFile(%q) = %v", p, got)
@@ -150,6 +151,26 @@ func TestMayConvert(t *testing.T) {
 	}
 	if !MayConvert([]byte("* text\n"), []byte("*.c ident\n")) {
 		t.Errorf("the second file is not looked at")
+	}
+}
+
+func TestCaseMayMatter(t *testing.T) {
+	tests := []struct {
+		attrs string
+		paths []string
+		want  bool
+	}{
+		{"*.py working-tree-encoding=SHIFT_JIS\n", []string{"app.py", "src/x.py"}, false},
+		{"*.PY working-tree-encoding=SHIFT_JIS\n", []string{"app.py"}, true},
+		{"*.py working-tree-encoding=SHIFT_JIS\n", []string{"APP.PY"}, true},
+		{"# A comment\n[attr]Sjis working-tree-encoding=SHIFT_JIS\n*.py Sjis\n", []string{"a.py"}, false},
+		{"  src/Main/*.py eol=crlf\n", []string{"src/main/a.py"}, true},
+		{"\"*.PY\" ident\n", []string{"a.py"}, true},
+	}
+	for _, tt := range tests {
+		if got := CaseMayMatter([][]byte{[]byte(tt.attrs)}, tt.paths); got != tt.want {
+			t.Errorf("CaseMayMatter(%q, %q) = %v", tt.attrs, tt.paths, got)
+		}
 	}
 }
 

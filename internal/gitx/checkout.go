@@ -102,6 +102,16 @@ func (r *Repo) NewCheckouts(ctx context.Context, entries []TreeEntry, attributes
 	return c, nil
 }
 
+// IgnoringCase is the same throwaway index and working tree, asked as git
+// asks on a case-insensitive file system (macOS, Windows: core.ignorecase,
+// which git sets at clone there), where attribute patterns match whatever
+// the case. Close the Checkouts it came from, not it.
+func (c *Checkouts) IgnoringCase() *Checkouts {
+	ci := *c
+	ci.flags = slices.Concat(c.flags, []string{"-c", "core.ignorecase=true"})
+	return &ci
+}
+
 // git runs a command on the throwaway index (r: c.repo, or a variant of it).
 func (c *Checkouts) git(ctx context.Context, r *Repo, stdin []byte, args ...string) ([]byte, error) {
 	return r.outputIn(ctx, stdin, append(slices.Clone(c.flags), args...)...)

@@ -21,7 +21,7 @@ type FileDiff struct {
 	Deleted     int64
 	LinesBefore int64
 	Shown       int64 // bytes of the lines a review shows (Section.Shown)
-	Counted     int64 // what Texts.CountAdded counted in the added lines
+	Counted     Tally // what Texts.CountAdded found in the added lines
 }
 
 // diffOptions make diff-tree's output independent of the user's configuration:

@@ -61,8 +61,16 @@ func TestShownAndCountAdded(t *testing.T) {
 	ctx := context.Background()
 	repo, base, tree := r.index(r.dir)
 	diffs, err := repo.DiffTreesTexts(ctx, base, tree, &Texts{
-		CountAdded: func(l []byte) int { return bytes.Count(l, []byte("z")) },
-		Keep:       4 * MaxLine,
+		CountAdded: func(l []byte, number int64, t *Tally) {
+			t.N += int64(bytes.Count(l, []byte("z")))
+			lines, _ := t.Notes.(map[int64]string)
+			if lines == nil {
+				lines = map[int64]string{}
+			}
+			lines[number] = string(l)
+			t.Notes = lines
+		},
+		Keep: 4 * MaxLine,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -85,8 +93,18 @@ func TestShownAndCountAdded(t *testing.T) {
 			t.Errorf("%s: Shown %d, the review's patch prints %d bytes", d.Path, d.Shown, printed[d.Path])
 		}
 		want := int64(strings.Count(files[d.Path].new, "z"))
-		if d.Counted != want {
-			t.Errorf("%s: counted %d in the added lines, want %d", d.Path, d.Counted, want)
+		if d.Counted.N != want {
+			t.Errorf("%s: counted %d in the added lines, want %d", d.Path, d.Counted.N, want)
+		}
+		newLines := strings.Split(files[d.Path].new, "\n")
+		lines, _ := d.Counted.Notes.(map[int64]string) // nil for a deletion
+		if d.Path == "typed" {
+			newLines = []string{"top.txt"} // a symlink now
+		}
+		for n, l := range lines {
+			if n < 1 || n > int64(len(newLines)) || newLines[n-1] != l {
+				t.Errorf("%s: added line %d is %.40q, not the new version's", d.Path, n, l)
+			}
 		}
 	}
 	if len(diffs) != len(files) { // all but same.txt, and typed

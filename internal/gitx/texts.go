@@ -31,11 +31,19 @@ type Texts struct {
 	// files, nor for renames and mode changes that leave the text as it was.
 	Got   func(d *FileDiff, old, new Text) error
 	Limit int // bytes a side may have before it is dropped; 0: no limit
-	// CountAdded (optional) counts something in each added line (without its
-	// +), summed into FileDiff.Counted; it may be called from several
-	// goroutines at once, like Got.
-	CountAdded func(line []byte) int
+	// CountAdded (optional) reads each added line (without its +), with its
+	// number in the new version, into the file's Tally (FileDiff.Counted,
+	// zero at the file's first line); it may be called from several
+	// goroutines at once, like Got, each time for another file.
+	CountAdded func(line []byte, number int64, t *Tally)
 	Keep       int // lines kept whole up to this many bytes (Visitor.Keep)
+}
+
+// Tally is what Texts.CountAdded found in a file's added lines: a count,
+// and whatever else it keeps (nil until it keeps something).
+type Tally struct {
+	N     int64
+	Notes any
 }
 
 // DiffTreesTexts is DiffTrees that also hands the texts of the files texts
@@ -86,7 +94,8 @@ func (p *pairing) visitor(texts *Texts) Visitor {
 		return Visitor{Done: p.section}
 	}
 	var tp textPair
-	var counted int64
+	var counted Tally
+	var number int64 // of the line in the new version
 	current, entry, wanted := (*Section)(nil), -1, false
 	return Visitor{
 		Keep: texts.Keep,
@@ -98,12 +107,20 @@ func (p *pairing) visitor(texts *Texts) Visitor {
 					i = p.next - 1
 				}
 				if i != entry && i < len(p.diffs) {
-					entry, wanted, counted = i, texts.Want != nil && texts.Want(&p.diffs[i].RawEntry), 0
+					entry, wanted, counted = i, texts.Want != nil && texts.Want(&p.diffs[i].RawEntry), Tally{}
 					tp.reset(texts.Limit)
 				}
 			}
-			if texts.CountAdded != nil && l.Kind == LineAdded {
-				counted += int64(texts.CountAdded(l.Text[1:]))
+			if texts.CountAdded != nil {
+				switch l.Kind {
+				case LineHunk:
+					_, _, number, _, _ = ParseHunkHeader(l.Text)
+				case LineContext:
+					number++
+				case LineAdded:
+					texts.CountAdded(l.Text[1:], number, &counted)
+					number++
+				}
 			}
 			if wanted {
 				if l.Kind == LineHunk {

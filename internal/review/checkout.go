@@ -12,10 +12,6 @@ import (
 	"github.com/git-tdd/git-tdd/internal/gitx"
 )
 
-// checkoutLimit is how much of a converted file's checkout (and of its blob)
-// the review holds to show.
-const checkoutLimit = 1 << 20
-
 // maxAncestorSpecs: above this many directories, the tree's .gitattributes
 // files are found by listing the whole tree rather than by name.
 const maxAncestorSpecs = 4096
@@ -24,11 +20,15 @@ const maxAncestorSpecs = 4096
 type conversion struct {
 	names    []string // what converts it, for the report
 	checkout *analysis.Checkout
+	// caseCheckout is what a checkout on a case-insensitive file system
+	// writes, when it converts the file otherwise than checkout's
+	caseCheckout *analysis.Checkout
 }
 
 // converts is what decides, besides the tree's .gitattributes, how files
 // check out here: the attribute files outside the tree, the configuration.
 type converts struct {
+	limit     int // how much of a checkout (and of its blob) the review holds to show: max_shown_bytes
 	outside   []string
 	cfg       gitx.ConvertConfig
 	cfgRead   bool
@@ -36,8 +36,8 @@ type converts struct {
 }
 
 // newConverts looks, without a process, at what may convert here.
-func newConverts(repo *gitx.Repo) *converts {
-	return &converts{outside: repo.OutsideAttributes(""), mayConfig: repo.ConfigMayConvert(), cfg: gitx.ParseConvertConfig(nil)}
+func newConverts(repo *gitx.Repo, limit int) *converts {
+	return &converts{limit: limit, outside: repo.OutsideAttributes(""), mayConfig: repo.ConfigMayConvert(), cfg: gitx.ParseConvertConfig(nil)}
 }
 
 // config has git say what the configuration sets, once; until then it is
@@ -86,8 +86,8 @@ func (c *converts) mayConvert(ctx context.Context, repo *gitx.Repo, inTree []git
 // When the change touches a .gitattributes file, the files under it that
 // the change leaves as they were and that now check out otherwise are
 // found too (see untouched), for that file's warning.
-func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff) (map[string]conversion, map[string][]analysis.Untouched, error) {
-	c := newConverts(repo)
+func checkouts(ctx context.Context, repo *gitx.Repo, t Target, diffs []gitx.FileDiff, limit int) (map[string]conversion, map[string][]analysis.Untouched, error) {
+	c := newConverts(repo, limit)
 	if t.AttributesKnown && len(t.Attributes) == 0 && len(c.outside) == 0 && !c.mayConfig {
 		return nil, nil, nil // the common case, decided without a process
 	}
@@ -133,22 +133,113 @@ func (c *converts) changed(ctx context.Context, repo *gitx.Repo, t Target, diffs
 			convert = append(convert, p)
 		}
 	}
-	if len(convert) == 0 {
-		return nil, nil
+	caseNamed, caseConvert, err := c.caseConversions(ctx, repo, co, inTree, paths, named)
+	if err != nil || len(convert) == 0 && len(caseConvert) == 0 {
+		return nil, err
 	}
-	if len(c.outside) > 0 {
+	if len(c.outside) > 0 && len(convert) > 0 {
 		if err := nameOutside(ctx, co, repo, convert, attrs, named, c.outside); err != nil {
 			return nil, err
 		}
 	}
-	return checkOut(ctx, repo, co, files, convert, named)
+	out, err := c.checkOut(ctx, repo, co, files, convert, named)
+	if err != nil || len(caseConvert) == 0 {
+		return out, err
+	}
+	return c.caseCheckOut(ctx, repo, co, files, caseConvert, caseNamed, out)
+}
+
+// onCaseInsensitive says of a conversion that only a checkout on a
+// case-insensitive file system makes.
+const onCaseInsensitive = " on case-insensitive file systems (macOS, Windows)"
+
+// caseConversions are the conversions of the files whose checkout converts
+// otherwise on a case-insensitive file system (core.ignorecase, set by git
+// at clone on macOS and Windows: `*.PY working-tree-encoding=SHIFT_JIS`
+// converts app.py there), when the patterns or the paths can match
+// otherwise at all (gitx.CaseMayMatter; else no git runs).
+func (c *converts) caseConversions(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, inTree []gitx.TreeEntry, paths []string, named map[string][]string) (map[string][]string, []string, error) {
+	if may, err := c.caseMayMatter(ctx, repo, inTree, paths); err != nil || !may {
+		return nil, nil, err
+	}
+	attrs, err := co.IgnoringCase().Attrs(ctx, paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	caseNamed := map[string][]string{}
+	var convert []string
+	for _, p := range paths {
+		if n := gitx.Conversions(attrs[p], c.cfg); len(n) > 0 && !slices.Equal(n, named[p]) {
+			caseNamed[p] = n
+			convert = append(convert, p)
+		}
+	}
+	return caseNamed, convert, nil
+}
+
+// caseMayMatter reads the attribute files that apply and says whether
+// their patterns could match paths otherwise whatever the case.
+func (c *converts) caseMayMatter(ctx context.Context, repo *gitx.Repo, inTree []gitx.TreeEntry, paths []string) (bool, error) {
+	ids := make([]string, len(inTree))
+	for i, e := range inTree {
+		ids[i] = e.OID
+	}
+	blobs, err := repo.Blobs(ctx, ids)
+	if err != nil {
+		return false, err
+	}
+	var files [][]byte
+	for _, id := range ids {
+		data, ok := blobs[id]
+		if !ok {
+			return true, nil
+		}
+		files = append(files, data)
+	}
+	for _, f := range c.outside {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return true, nil // what cannot be read here, git may read
+		}
+		files = append(files, data)
+	}
+	return gitx.CaseMayMatter(files, paths), nil
+}
+
+// caseCheckOut checks the files out as a case-insensitive file system would,
+// and adds those whose checkout is not their blob to out: with their
+// conversions named as there, and that checkout's text.
+func (c *converts) caseCheckOut(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, files []gitx.TreeEntry, convert []string, named map[string][]string, out map[string]conversion) (map[string]conversion, error) {
+	written, err := c.checkOut(ctx, repo, co.IgnoringCase(), files, convert, named)
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = map[string]conversion{}
+	}
+	for p, w := range written {
+		w.checkout.CaseInsensitive = true
+		names := make([]string, len(w.names))
+		for i, n := range w.names {
+			names[i] = n + onCaseInsensitive
+		}
+		have, ok := out[p]
+		if !ok {
+			out[p] = conversion{names: names, checkout: w.checkout}
+			continue
+		}
+		have.names, have.caseCheckout = append(have.names, names...), w.checkout
+		out[p] = have
+	}
+	return out, nil
 }
 
 // checkOut has git check the files out, and keeps those whose checkout is not
 // their blob, could not be made, or went through a filter's command (whose
-// output no review can promise for the next checkout).
-func checkOut(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, files []gitx.TreeEntry, convert []string, named map[string][]string) (map[string]conversion, error) {
-	written, err := co.Files(ctx, convert, checkoutLimit)
+// output no review can promise for the next checkout): of each, as much as
+// the review shows, and the blob as far.
+func (c *converts) checkOut(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, files []gitx.TreeEntry, convert []string, named map[string][]string) (map[string]conversion, error) {
+	written, err := co.Files(ctx, convert, c.limit)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +264,7 @@ func checkOut(ctx context.Context, repo *gitx.Repo, co *gitx.Checkouts, files []
 	for i, p := range blobs {
 		ids[i] = oids[p]
 	}
-	err = repo.BlobTexts(ctx, ids, checkoutLimit, func(i int, t gitx.Text) error {
+	err = repo.BlobTexts(ctx, ids, c.limit, func(i int, t gitx.Text) error {
 		out[blobs[i]].checkout.Blob = t.Data
 		return nil
 	})

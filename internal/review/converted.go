@@ -29,13 +29,13 @@ func (pr *Printer) convertedLine(path string, converted []string, c *analysis.Ch
 	case c.Same:
 		what = "the checkout runs the filter's command (which wrote the blob this time)"
 	}
-	return fmt.Sprintf("%s %s (%s): %s%s", pr.P.Red("CONVERTED:"), term.Path(path), strings.Join(names, ", "), what, more)
+	return fmt.Sprintf("%s %s (%s): %s%s", pr.P.Red("CONVERTED:"), pathOf(path), strings.Join(names, ", "), what, more)
 }
 
 // attributes is the headline of a .gitattributes file the change touches.
 func (pr *Printer) attributes(f analysis.FileReport) string {
 	s := fmt.Sprintf("%s %s %s: attributes change how files check out (and are diffed and merged)",
-		pr.P.Yellow("ATTRIBUTES:"), term.Path(f.Path), f.Status)
+		pr.P.Yellow("ATTRIBUTES:"), pathOf(f.Path), f.Status)
 	if n := len(f.Untouched); n > 0 {
 		s += fmt.Sprintf("; %d %s the change does not touch now %s out otherwise than %s",
 			n, term.Pick(int64(n), "file", "files"), term.Pick(int64(n), "checks", "check"), term.Pick(int64(n), "its blob", "their blobs"))
@@ -58,32 +58,33 @@ func (pr *Printer) checkoutNotes(f analysis.FileReport) {
 // checkout prints the text a checkout writes for a converted file, and for
 // the files a .gitattributes converts that the change does not touch.
 func (pr *Printer) checkout(f analysis.FileReport) {
-	pr.checkoutText(f.Path, f.Checkout)
+	pr.checkoutText(f.Path, f.Checkout, lookalikes(f))
+	pr.checkoutText(f.Path, f.CaseCheckout, lookalikes(f))
 	for _, u := range f.Untouched {
 		more := ", though the change does not touch it"
 		if u.Checkout == nil {
-			more = ": not checked out here (more than " + fmt.Sprint(maxUntouchedShown) + "); check it out and read it"
+			more = ": NOT SHOWN, not checked out here (more than " + fmt.Sprint(maxUntouchedShown) + "); check it out and read it"
 		}
 		fmt.Fprintln(pr.W, "  "+pr.convertedLine(u.Path, u.Converted, u.Checkout, more))
-		pr.checkoutText(u.Path, u.Checkout)
+		pr.checkoutText(u.Path, u.Checkout, nil)
 	}
 }
 
 // checkoutText prints what a checkout writes for path, what git tdd and CI
 // run, each line marked | or, where it differs from the blob's, !.
-func (pr *Printer) checkoutText(path string, c *analysis.Checkout) {
+func (pr *Printer) checkoutText(path string, c *analysis.Checkout, names func(string) bool) {
 	if c == nil || c.Err != "" {
 		return
 	}
-	name := term.Path(path)
-	if bytes.IndexByte(c.Text[:min(len(c.Text), 8000)], 0) >= 0 {
-		fmt.Fprintf(pr.W, "  %s as checked out: binary, %d bytes (not shown)\n", name, c.Size)
+	name := pathOf(path)
+	if c.Binary() {
+		fmt.Fprintf(pr.W, "  %s as checked out%s: binary, %d bytes (not shown)\n", name, where(c), c.Size)
 		return
 	}
 	whole := c.Blob != nil && int64(len(c.Text)) == c.Size
 	if whole && !c.Same && bytes.Equal(c.Text, withCRLF(c.Blob)) {
 		// every line would be marked for its CR: say it once
-		fmt.Fprintf(pr.W, "  %s as checked out: the blob with CRLF line endings, every other byte the same\n", name)
+		fmt.Fprintf(pr.W, "  %s as checked out%s: the blob with CRLF line endings, every other byte the same\n", name, where(c))
 		return
 	}
 	lines := splitLines(c.Text)
@@ -94,15 +95,23 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout) {
 			count++
 		}
 	}
-	fmt.Fprintf(pr.W, "  %s as checked out (what git tdd and CI run), %d %s; %d %s from the blob (!):\n",
-		name, len(lines), term.Pick(int64(len(lines)), "line", "lines"), count, term.Pick(int64(count), "differs", "differ"))
+	runs := " (what git tdd and CI run)"
+	if c.CaseInsensitive {
+		runs = where(c) + " (what git tdd and CI run there)"
+	}
+	fmt.Fprintf(pr.W, "  %s as checked out%s, %d %s; %d %s from the blob (!):\n",
+		name, runs, len(lines), term.Pick(int64(len(lines)), "line", "lines"), count, term.Pick(int64(count), "differs", "differ"))
 	for i, l := range lines {
 		mark, paint := " | ", func(s string) string { return s }
 		if differs[i] {
 			mark, paint = " ! ", pr.P.Yellow
 		}
 		// folded as a diff line is, so no end of a line is lost to the screen
-		for j, piece := range term.Fold(term.Line(string(l), 0), pr.Width-len(mark)) {
+		text := term.Line(string(l), 0)
+		if names != nil {
+			text = term.LineNames(string(l), names)
+		}
+		for j, piece := range term.Fold(text, pr.Width, len(mark)) {
 			if j > 0 {
 				piece = term.FoldMark + piece
 			}
@@ -110,8 +119,16 @@ func (pr *Printer) checkoutText(path string, c *analysis.Checkout) {
 		}
 	}
 	if int64(len(c.Text)) < c.Size {
-		fmt.Fprintf(pr.W, "  %s %d more bytes of the checkout are not shown: check the file out and read it\n", pr.P.Red("NOT SHOWN:"), c.Size-int64(len(c.Text)))
+		fmt.Fprintf(pr.W, "  %s %d more bytes of the checkout%s are not shown: check the file out and read it\n", pr.P.Red("NOT SHOWN:"), c.Size-int64(len(c.Text)), where(c))
 	}
+}
+
+// where says where a checkout is written so, when not everywhere.
+func where(c *analysis.Checkout) string {
+	if c != nil && c.CaseInsensitive {
+		return onCaseInsensitive
+	}
+	return ""
 }
 
 // withCRLF is text with every LF that no CR precedes made CRLF, as a

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // A converted file's warning names what converts it and shows the text a
@@ -126,8 +127,43 @@ func BenchmarkCheckoutsNone(b *testing.B) {
 	t := Target{AttributesKnown: true}
 	b.ResetTimer()
 	for range b.N {
-		if got, under, err := checkouts(ctx, repo, t, diffs); err != nil || got != nil || under != nil {
+		if got, under, err := checkouts(ctx, repo, t, diffs, 1<<20); err != nil || got != nil || under != nil {
 			b.Fatal(got, under, err)
 		}
+	}
+}
+
+// screenCols is how wide a terminal draws a printed line (no colour): tabs
+// to the next multiple of 8 from the left edge of the screen.
+func screenCols(l string) int {
+	col := 0
+	for _, r := range l {
+		if r == '\t' {
+			col += 8 - col%8
+			continue
+		}
+		col++ // the test's lines are ASCII
+	}
+	return col
+}
+
+// A checkout's line with tabs is folded as the terminal draws it, after the
+// " | " mark: no piece is wider than the screen, so a pager that cuts long
+// lines (less -S) or a terminal that does not wrap hides none of its end.
+func TestCheckoutFoldWithTabs(t *testing.T) {
+	line := strings.Repeat("abcde\t", 14) + "os.system('payload')"
+	var buf bytes.Buffer
+	pr := &Printer{W: &buf, Width: 40}
+	pr.checkoutText("app.py", &analysis.Checkout{Text: []byte(line + "\n"), Size: int64(len(line) + 1)}, nil)
+	var joined strings.Builder
+	for i, l := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")[1:] {
+		if w := screenCols(l); w > 40 {
+			t.Errorf("line %d is %d columns wide on a 40-column screen: %q", i, w, l)
+		}
+		piece := strings.TrimPrefix(l[3:], term.FoldMark)
+		joined.WriteString(piece)
+	}
+	if joined.String() != line {
+		t.Errorf("the pieces do not make the line:\n%q\n%q", joined.String(), line)
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/lookalike"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
 
@@ -57,14 +57,14 @@ func Show(ctx context.Context, repo *gitx.Repo, t Target, rep *analysis.Report, 
 // diff is over the limit, likewise: it is NOT SHOWN, and approved on its own.
 func (pr *Printer) diffLineOf(f analysis.FileReport, s *gitx.Section, l gitx.Line) {
 	switch {
-	case f.NotShown && l.Kind == gitx.LineHeader:
-		pr.diffLine(l)
-	case f.NotShown:
+	case f.DiffOver && l.Kind == gitx.LineHeader:
+		pr.diffLine(l, nil)
+	case f.DiffOver:
 		if s.Hunks == 1 && l.Kind == gitx.LineHunk {
 			fmt.Fprintln(pr.W, pr.P.Dim(fmt.Sprintf("(%d bytes of diff not shown: over the limit of %d, [diffgate] max_shown_bytes)", f.ShownBytes, f.ShownLimit)))
 		}
 	case !f.Binary || f.Textual || l.Kind == gitx.LineHeader:
-		pr.diffLine(l)
+		pr.diffLine(l, lookalikes(f))
 	case s.Hunks == 1 && l.Kind == gitx.LineHunk:
 		fmt.Fprintln(pr.W, pr.P.Dim("(binary content not shown)"))
 	}
@@ -138,13 +138,13 @@ func (pr *Printer) Definitions(rep *analysis.Report) {
 	var moved, skipped []string
 	for _, f := range rep.Files {
 		for _, m := range f.MovedSymbols {
-			moved = append(moved, fmt.Sprintf("%s moved from %s to %s", symbol(m.Kind, m.Name), term.Path(f.Path), term.Path(m.To)))
+			moved = append(moved, fmt.Sprintf("%s moved from %s to %s", symbol(m.Kind, m.Name), pathOf(f.Path), pathOf(m.To)))
 		}
 		for _, r := range f.RenamedSymbols {
-			moved = append(moved, fmt.Sprintf("%s renamed to %s in %s", symbol(r.Kind, r.Name), term.Line(r.NewName, 0), term.Path(f.Path)))
+			moved = append(moved, fmt.Sprintf("%s renamed to %s in %s", symbol(r.Kind, r.Name), term.Line(r.NewName, 0), pathOf(f.Path)))
 		}
 		if f.SymbolsNote != "" && !f.RequiresReview {
-			skipped = append(skipped, term.Path(f.Path)+": "+term.Line(f.SymbolsNote, 0))
+			skipped = append(skipped, pathOf(f.Path)+": "+term.Line(f.SymbolsNote, 0))
 		}
 	}
 	pr.list("Definitions moved or renamed, nothing lost:", moved)
@@ -168,7 +168,7 @@ func (pr *Printer) Stat(rep *analysis.Report) {
 	nameW, maxChange := 0, int64(0)
 	for i, f := range rep.Files {
 		names[i] = displayName(f)
-		nameW = max(nameW, utf8.RuneCountInString(names[i]))
+		nameW = max(nameW, term.Cols(names[i]))
 		maxChange = max(maxChange, f.LinesAdded+f.LinesDeleted)
 	}
 	width := max(pr.Width, 40)
@@ -177,7 +177,7 @@ func (pr *Printer) Stat(rep *analysis.Report) {
 	barW := max(width-nameW-countW-18, 10)
 	for i, f := range rep.Files {
 		name := fitLeft(names[i], nameW)
-		pad := strings.Repeat(" ", nameW-utf8.RuneCountInString(name))
+		pad := strings.Repeat(" ", max(nameW-term.Cols(name), 0))
 		line := fmt.Sprintf(" %s%s | ", name, pad)
 		switch {
 		case f.Binary:
@@ -206,7 +206,7 @@ func (pr *Printer) Totals(rep *analysis.Report) {
 func (pr *Printer) Banner(rep *analysis.Report) {
 	rule := strings.Repeat("=", min(max(pr.Width, 40), 78))
 	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
-	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted, lost definitions, not measurable in lines, invisible characters or not shown\n",
+	fmt.Fprintf(pr.W, "%s %d of %d %s %s review: mostly rewritten, replaced, deleted, lost definitions, not measurable in lines, invisible characters, names that read as others, long lines or not shown\n",
 		pr.P.Yellow("WARNING:"), len(rep.Flagged), len(rep.Files), term.Pick(int64(len(rep.Files)), "file", "files"),
 		term.Pick(int64(len(rep.Flagged)), "needs", "need"))
 	for _, f := range rep.FlaggedFiles() {
@@ -223,7 +223,7 @@ func (pr *Printer) Warning(f analysis.FileReport) {
 		fmt.Fprintln(pr.W, pr.removed(f))
 	}
 	for _, m := range f.MovedSymbols {
-		fmt.Fprintf(pr.W, "  %s moved to %s\n", symbol(m.Kind, m.Name), term.Path(m.To))
+		fmt.Fprintf(pr.W, "  %s moved to %s\n", symbol(m.Kind, m.Name), pathOf(m.To))
 	}
 	for _, r := range f.RenamedSymbols {
 		fmt.Fprintf(pr.W, "  %s renamed to %s\n", symbol(r.Kind, r.Name), term.Line(r.NewName, 0))
@@ -244,7 +244,7 @@ func (pr *Printer) Warning(f analysis.FileReport) {
 
 // headline is the seed's message for a flagged file.
 func (pr *Printer) headline(f analysis.FileReport) string {
-	p := term.Path(f.Path)
+	p := pathOf(f.Path)
 	switch f.Reason {
 	case analysis.ReasonReplaced:
 		return fmt.Sprintf("%s %s (%d → %d lines)", pr.P.Red("REPLACED:"), p, f.LinesBefore, f.LinesAfter)
@@ -260,6 +260,10 @@ func (pr *Printer) headline(f analysis.FileReport) string {
 		return pr.notShown(f)
 	case analysis.ReasonInvisible:
 		return pr.invisible(f)
+	case analysis.ReasonConfusable:
+		return pr.confusable(f)
+	case analysis.ReasonLongLines:
+		return pr.longLines(f)
 	case analysis.ReasonConverted:
 		return pr.converted(f)
 	case analysis.ReasonAttributes:
@@ -278,20 +282,93 @@ func (pr *Printer) unseen(f analysis.FileReport) []string {
 	if f.Invisible > 0 && f.Reason != analysis.ReasonInvisible {
 		out = append(out, pr.invisible(f))
 	}
+	if f.Confusable > 0 && f.Reason != analysis.ReasonConfusable {
+		out = append(out, pr.confusable(f))
+	}
+	if f.LongLines > 0 && f.Reason != analysis.ReasonLongLines {
+		out = append(out, pr.longLines(f))
+	}
 	return out
+}
+
+// longLines is the line that says a file adds lines too long to read: the
+// longest, and how many lines of this screen it takes folded.
+func (pr *Printer) longLines(f analysis.FileReport) string {
+	cols := int64(max(pr.Width, 40))
+	screen := 1 + (max(f.Longest-cols, 0)+cols-2)/(cols-1) // pieces after the first start behind a mark
+	return fmt.Sprintf("%s %s: %s over %d characters, the longest %d (%d lines of a screen of %d columns): shown whole, folded; search what hides in %s",
+		pr.P.Red("LONG LINES:"), pathOf(f.Path), term.Count(f.LongLines, "line", "lines"), LongLine, f.Longest, screen, cols,
+		term.Pick(f.LongLines, "it", "them"))
+}
+
+// maxLookalikesNamed is how many of a file's names that read as others its
+// headline explains; the diff shows every one escaped.
+const maxLookalikesNamed = 3
+
+// confusable is the line that names the names that read as others, each
+// escaped (\u{043e}k) and explained, and the comments that run on into the
+// next line.
+func (pr *Printer) confusable(f analysis.FileReport) string {
+	var parts []string
+	if n := f.Confusable - int64(len(f.RunOn)); n > 0 {
+		named := make([]string, 0, maxLookalikesNamed)
+		for _, n := range f.Lookalikes[:min(len(f.Lookalikes), maxLookalikesNamed)] {
+			named = append(named, fmt.Sprintf("%s (%s)", term.EscapeName(n), lookalike.Explain(n)))
+		}
+		if more := len(f.Lookalikes) - len(named); more > 0 {
+			named = append(named, fmt.Sprintf("and %d more", more))
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (shown as \\u{…}): %s", term.Count(n, "name", "names"),
+			term.Pick(n, "reads as another", "read as others"), strings.Join(named, ", ")))
+	}
+	for i, l := range f.RunOn {
+		if i == maxLookalikesNamed {
+			parts = append(parts, fmt.Sprintf("and %d more such lines", len(f.RunOn)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("line %d: a // comment ends in \\, and takes line %d into it", l, l+1))
+	}
+	return fmt.Sprintf("%s %s: %s", pr.P.Red("CONFUSABLE:"), pathOf(f.Path), strings.Join(parts, "; "))
+}
+
+// lookalikes picks, for LineNames, the names of f that read as others; nil
+// when it has none.
+func lookalikes(f analysis.FileReport) func(string) bool {
+	if len(f.Lookalikes) == 0 {
+		return nil
+	}
+	return func(name string) bool { return slices.Contains(f.Lookalikes, name) }
 }
 
 // invisible is the line that counts the characters a terminal does not show.
 func (pr *Printer) invisible(f analysis.FileReport) string {
-	return fmt.Sprintf(`%s %s: %s a terminal does not show (shown as \u{…})`, pr.P.Red("INVISIBLE:"), term.Path(f.Path),
+	return fmt.Sprintf(`%s %s: %s a terminal does not show (shown as \u{…})`, pr.P.Red("INVISIBLE:"), pathOf(f.Path),
 		term.Count(f.Invisible, "character", "characters"))
 }
 
-// notShown is the line that says a file's diff is too large to show.
+// notShown is the line that says what of a file is too large to show: its
+// diff, its checkout, the checkouts of the files a .gitattributes converts.
 func (pr *Printer) notShown(f analysis.FileReport) string {
-	return fmt.Sprintf("%s %s: %d bytes of diff, over the limit of %d ([diffgate] max_shown_bytes): it needs an APPROVE of its own",
-		pr.P.Red("NOT SHOWN:"), term.Path(f.Path), f.ShownBytes, f.ShownLimit)
+	limit := shownLimit(f)
+	var what []string
+	if f.DiffOver {
+		what = append(what, fmt.Sprintf("%d bytes of diff, over the limit of %d ([diffgate] max_shown_bytes)", f.ShownBytes, limit))
+	}
+	for _, c := range []*analysis.Checkout{f.Checkout, f.CaseCheckout} {
+		if c.Cut() {
+			what = append(what, fmt.Sprintf("its checkout%s, %d bytes, over the limit of %d ([diffgate] max_shown_bytes; its start is shown)", where(c), c.Size, limit))
+		}
+	}
+	if f.UnseenFiles > 0 {
+		what = append(what, fmt.Sprintf("the checkouts of %s it converts (a review checks out %d at most, and shows none over %d bytes)",
+			term.Count(f.UnseenFiles, "file", "files"), maxUntouchedShown, limit))
+	}
+	return fmt.Sprintf("%s %s: %s: it needs an APPROVE of its own", pr.P.Red("NOT SHOWN:"), pathOf(f.Path), strings.Join(what, "; "))
 }
+
+// shownLimit is the limit f was measured against: max_shown_bytes, or the
+// ceiling of what a review holds when it is 0.
+func shownLimit(f analysis.FileReport) int64 { return int64(keep(f.ShownLimit)) }
 
 // removed is the line that names what a file lost.
 func (pr *Printer) removed(f analysis.FileReport) string {
@@ -299,7 +376,7 @@ func (pr *Printer) removed(f analysis.FileReport) string {
 	for i, r := range f.RemovedSymbols {
 		names[i] = symbol(r.Kind, r.Name)
 	}
-	return fmt.Sprintf("%s %s: %s", pr.P.Red("REMOVED:"), term.Path(f.Path), strings.Join(names, ", "))
+	return fmt.Sprintf("%s %s: %s", pr.P.Red("REMOVED:"), pathOf(f.Path), strings.Join(names, ", "))
 }
 
 // symbol shows a definition as its kind and name: "def load_state".
@@ -331,6 +408,12 @@ func (pr *Printer) tag(f analysis.FileReport) string {
 	if f.Invisible > 0 {
 		tags = append(tags, pr.P.Red("INVISIBLE"))
 	}
+	if f.Confusable > 0 {
+		tags = append(tags, pr.P.Red("CONFUSABLE"))
+	}
+	if f.LongLines > 0 {
+		tags = append(tags, pr.P.Red("LONG LINES"))
+	}
 	return strings.Join(tags, " ")
 }
 
@@ -339,8 +422,11 @@ func (pr *Printer) tag(f analysis.FileReport) string {
 // neither a terminal that does not wrap nor a pager that cuts long lines
 // (less -S) hides its end. A line is cut only when the scanner did not keep
 // it whole, which a file within the shown limit never has.
-func (pr *Printer) diffLine(l gitx.Line) {
+func (pr *Printer) diffLine(l gitx.Line, names func(string) bool) {
 	text := term.Line(string(l.Text), 0)
+	if names != nil {
+		text = term.LineNames(string(l.Text), names)
+	}
 	if l.Cut > 0 {
 		text += fmt.Sprintf(" … (%d more bytes)", l.Cut)
 	}
@@ -362,7 +448,7 @@ func (pr *Printer) diffLine(l gitx.Line) {
 		}
 		return
 	}
-	for i, piece := range term.Fold(text, pr.Width) {
+	for i, piece := range term.Fold(text, pr.Width, 0) {
 		if i > 0 {
 			piece = term.FoldMark + piece
 		}
@@ -370,21 +456,30 @@ func (pr *Printer) diffLine(l gitx.Line) {
 	}
 }
 
+// pathOf shows a path as term.Path does, and a name in it that reads as
+// another (src/\u{0430}uth.py) escaped.
+func pathOf(p string) string { return term.PathNames(p, lookalike.IsAnywhere) }
+
 func displayName(f analysis.FileReport) string {
 	if (f.Status == analysis.Renamed || f.Status == analysis.Copied) && f.OldPath != f.Path {
-		return term.Path(f.OldPath) + " => " + term.Path(f.Path)
+		return pathOf(f.OldPath) + " => " + pathOf(f.Path)
 	}
-	return term.Path(f.Path)
+	return pathOf(f.Path)
 }
 
-// fitLeft keeps the end of a long name, where the file's own name is.
+// fitLeft keeps the end of a long name, where the file's own name is, in
+// w columns (a wide character takes two).
 func fitLeft(s string, w int) string {
-	n := utf8.RuneCountInString(s)
-	if n <= w {
+	if term.Cols(s) <= w {
 		return s
 	}
 	r := []rune(s)
-	return "..." + string(r[n-w+3:])
+	i, cols := len(r), 3
+	for i > 0 && cols+term.Cols(string(r[i-1])) <= w {
+		i--
+		cols += term.Cols(string(r[i]))
+	}
+	return "..." + string(r[i:])
 }
 
 // scaleBars fits the +/- bar into width, keeping at least one mark for any change.

@@ -78,7 +78,7 @@ func TestHostileNamesAndContentAreEscaped(t *testing.T) {
 	pr := &Printer{W: &buf, Width: 80}
 	pr.Summary(rep)
 	pr.Warning(rep.Files[0])
-	pr.diffLine(gitx.Line{Kind: gitx.LineDeleted, Text: []byte("-print('\x1b[2Jall good')\r")})
+	pr.diffLine(gitx.Line{Kind: gitx.LineDeleted, Text: []byte("-print('\x1b[2Jall good')\r")}, nil)
 	out := buf.String()
 	if strings.ContainsAny(out, "\x1b\r\u202e") {
 		t.Errorf("raw control characters reached the terminal: %q", out)
@@ -216,7 +216,7 @@ func TestDiffLineWhole(t *testing.T) {
 	line := "+PRIMES = [" + strings.Repeat("7919, ", 760) + "]; __import__('os').system('x')  # ok\ufe00"
 	var buf bytes.Buffer
 	pr := &Printer{W: &buf, P: term.NewPalette(true), Width: 80}
-	pr.diffLine(gitx.Line{Kind: gitx.LineAdded, Text: []byte(line)})
+	pr.diffLine(gitx.Line{Kind: gitx.LineAdded, Text: []byte(line)}, nil)
 	var joined strings.Builder
 	for i, l := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
 		if !strings.HasPrefix(l, "\x1b[32m") {
@@ -236,5 +236,30 @@ func TestDiffLineWhole(t *testing.T) {
 	}
 	if strings.Contains(buf.String(), "more bytes") {
 		t.Error("a line was cut")
+	}
+}
+
+// A file name of wide characters takes two columns each: the stat's line,
+// its tag at the end, stays within the screen.
+func TestStatWideNames(t *testing.T) {
+	wide := strings.Repeat("日本語", 20) + ".py"
+	rep := analysis.Build("t", "b", []analysis.Change{
+		{Path: wide, Status: analysis.Modified, LinesBefore: 10, Added: 9, Deleted: 9},
+		{Path: "a.py", Status: analysis.Modified, LinesBefore: 10, Added: 1},
+	}, analysis.Defaults)
+	var buf bytes.Buffer
+	pr := &Printer{W: &buf, Width: 80}
+	pr.Stat(rep)
+	lines := strings.Split(buf.String(), "\n")
+	for _, l := range lines[:2] {
+		if w := term.Cols(l); w > 80 {
+			t.Errorf("a stat line is %d columns wide on 80: %q", w, l)
+		}
+	}
+	if !strings.HasSuffix(lines[0], "CHANGED 180%") || !strings.Contains(lines[0], "...") {
+		t.Errorf("the wide name's line: %q", lines[0])
+	}
+	if term.Cols(lines[0][:strings.Index(lines[0], "|")]) != term.Cols(lines[1][:strings.Index(lines[1], "|")]) {
+		t.Errorf("the bars do not line up:\n%s\n%s", lines[0], lines[1])
 	}
 }

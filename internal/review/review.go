@@ -5,13 +5,16 @@ package review
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/git-tdd/git-tdd/internal/analysis"
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/lookalike"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/symbols"
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -98,7 +101,7 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 		defs = startDefinitions()
 		texts = defs.texts()
 	}
-	texts.CountAdded, texts.Keep = term.CountInvisible, keep(rules.MaxShownBytes)
+	texts.CountAdded, texts.Keep = countAdded, keep(rules.MaxShownBytes)
 	diffs, err := repo.DiffTreesTexts(ctx, t.Base, t.Tree, texts)
 	var verdicts []symbols.Verdict
 	if defs != nil {
@@ -107,7 +110,10 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 	if err != nil {
 		return nil, err
 	}
-	converted, untouched, err := checkouts(ctx, repo, t, diffs)
+	if err := resolveLookalikes(ctx, repo, diffs, keep(0)); err != nil {
+		return nil, err
+	}
+	converted, untouched, err := checkouts(ctx, repo, t, diffs, keep(rules.MaxShownBytes))
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +124,7 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 			changes[i].Symbols = verdicts[i]
 		}
 		if c, ok := converted[d.Path]; ok {
-			changes[i].Converted, changes[i].Checkout = c.names, c.checkout
+			changes[i].Converted, changes[i].Checkout, changes[i].CaseCheckout = c.names, c.checkout, c.caseCheckout
 		}
 		changes[i].Untouched = untouched[d.Path]
 		if d.Status == 'R' {
@@ -128,6 +134,73 @@ func Analyze(ctx context.Context, repo *gitx.Repo, t Target, rules analysis.Rule
 	return analysis.Build(t.Tree, t.Base, changes, rules), nil
 }
 
+// LongLine is the most characters a line may have before its file is
+// flagged: folded, 2,000 characters are 25 lines of an 80-column screen.
+const LongLine = 2000
+
+// added is what the lines a change adds to a file hold, besides the
+// characters a terminal does not show (gitx.Tally.N): names that read as
+// others, and long lines.
+type added struct {
+	names   lookalike.File
+	long    int64 // lines over LongLine characters
+	longest int64 // characters of the longest line
+}
+
+// countAdded reads a line the change adds: the characters a terminal does
+// not show, the names that read as others, a comment that runs on into the
+// next line, its length. ASCII costs one look
+// at eight bytes at a time.
+func countAdded(line []byte, number int64, t *gitx.Tally) {
+	n := len(line)
+	ascii := term.ASCIIPrefix(line) == n
+	if ascii && n <= LongLine && (n == 0 || line[n-1] != '\\' && line[n-1] != '\r') {
+		return // the common case: no look at the line but for its bytes' top bits
+	}
+	a, _ := t.Notes.(*added)
+	if a == nil {
+		a = &added{}
+		t.Notes = a
+	}
+	if len(line) > LongLine {
+		chars := int64(len(line))
+		if !ascii {
+			chars = int64(utf8.RuneCount(line))
+		}
+		if chars > LongLine {
+			a.long++
+			a.longest = max(a.longest, chars)
+		}
+	}
+	if !ascii {
+		t.N += int64(term.CountInvisible(line))
+	}
+	a.names.Scan(line, number)
+}
+
+// resolveLookalikes reads the new version of the files whose added lines
+// have names that read as others only in code, to tell code from comments
+// and strings: one git cat-file for all, and none in the common case. A
+// file over limit (the most a review holds) is not read: its names count.
+func resolveLookalikes(ctx context.Context, repo *gitx.Repo, diffs []gitx.FileDiff, limit int) error {
+	var waiting []*gitx.FileDiff
+	var ids []string
+	for i := range diffs {
+		if a, _ := diffs[i].Counted.Notes.(*added); a != nil && a.names.NeedsText(diffs[i].Path) {
+			waiting = append(waiting, &diffs[i])
+			ids = append(ids, diffs[i].NewOID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return repo.BlobTexts(ctx, ids, limit, func(i int, t gitx.Text) error {
+		d := waiting[i]
+		d.Counted.Notes.(*added).names.Resolve(d.Path, t.Data, !t.Over)
+		return nil
+	})
+}
+
 // Change converts what git measured into the analysis' input.
 func Change(d gitx.FileDiff) analysis.Change {
 	c := analysis.Change{
@@ -135,9 +208,19 @@ func Change(d gitx.FileDiff) analysis.Change {
 		Submodule:   d.OldMode == gitx.ModeGitlink || d.NewMode == gitx.ModeGitlink,
 		ModeChanged: d.OldMode != 0 && d.NewMode != 0 && d.OldMode != d.NewMode,
 		LinesBefore: d.LinesBefore, Added: d.Added, Deleted: d.Deleted,
-		Invisible: d.Counted, Shown: d.Shown,
+		Invisible: d.Counted.N, Shown: d.Shown,
 		// a rename takes one away; a copy leaves its source as it was
 		AttributesFile: gitx.IsAttributesFile(d.Path) || (d.Status == 'R' && gitx.IsAttributesFile(d.OldPath)),
+	}
+	if a, _ := d.Counted.Notes.(*added); a != nil {
+		c.Confusable, c.Lookalikes, c.RunOn = a.names.Count+int64(len(a.names.RunOn)), a.names.Names, a.names.RunOn
+		c.LongLines, c.Longest = a.long, a.longest
+	}
+	for _, n := range lookalike.InPath(d.Path) { // the file's own name
+		c.Confusable++
+		if !slices.Contains(c.Lookalikes, n) {
+			c.Lookalikes = append(slices.Clip(c.Lookalikes), n)
+		}
 	}
 	switch d.Status {
 	case 'A':

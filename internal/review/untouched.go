@@ -61,45 +61,72 @@ func (c *converts) untouched(ctx context.Context, repo *gitx.Repo, t Target, dif
 	for i, f := range files {
 		paths[i] = f.Path
 	}
-	now, err := c.attrsOf(ctx, repo, inTree, files, paths)
+	named, err := c.newlyConverted(ctx, repo, inTree, inBase, files, paths, false)
 	if err != nil {
 		return nil, err
 	}
-	before, err := c.attrsOf(ctx, repo, inBase, files, paths)
-	if err != nil {
+	// and as a case-insensitive file system checks them out, when it can differ
+	caseNamed := map[string][]string{}
+	if may, err := c.caseMayMatter(ctx, repo, slices.Concat(inTree, inBase), paths); err != nil {
 		return nil, err
+	} else if may {
+		if caseNamed, err = c.newlyConverted(ctx, repo, inTree, inBase, files, paths, true); err != nil {
+			return nil, err
+		}
 	}
-	named := map[string][]string{}
-	var converted []string
+	var converted, shown, caseShown []string
 	for _, p := range paths {
-		n := gitx.Conversions(now[p], c.cfg)
-		if len(n) > 0 && !slices.Equal(n, gitx.Conversions(before[p], c.cfg)) {
-			named[p] = n
-			converted = append(converted, p)
+		if slices.Equal(caseNamed[p], named[p]) {
+			delete(caseNamed, p)
+		}
+		if named[p] == nil && caseNamed[p] == nil {
+			continue
+		}
+		converted = append(converted, p)
+		switch {
+		case len(converted) > maxUntouchedShown:
+		case named[p] != nil:
+			shown = append(shown, p)
+		default:
+			caseShown = append(caseShown, p)
 		}
 	}
 	if len(converted) == 0 {
 		return nil, nil
 	}
-	shown := converted[:min(len(converted), maxUntouchedShown)]
 	co, err := repo.NewCheckouts(ctx, slices.Concat(inTree, files), c.cfg.AttributesFile)
 	if err != nil {
 		return nil, err
 	}
 	defer co.Close()
-	written, err := checkOut(ctx, repo, co, files, shown, named)
+	written, err := c.checkOut(ctx, repo, co, files, shown, named)
 	if err != nil {
 		return nil, err
 	}
+	if len(caseShown) > 0 {
+		if written, err = c.caseCheckOut(ctx, repo, co, files, caseShown, caseNamed, written); err != nil {
+			return nil, err
+		}
+	}
 	var found []analysis.Untouched
 	for i, p := range converted {
-		if i < len(shown) {
+		if i < maxUntouchedShown {
 			if w, ok := written[p]; ok {
-				found = append(found, analysis.Untouched{Path: p, Converted: named[p], Checkout: w.checkout})
+				names := w.names
+				if named[p] != nil { // what a case-insensitive file system does besides
+					for _, n := range caseNamed[p] {
+						names = append(slices.Clip(names), n+onCaseInsensitive)
+					}
+				}
+				found = append(found, analysis.Untouched{Path: p, Converted: names, Checkout: w.checkout})
 			}
 			continue
 		}
-		found = append(found, analysis.Untouched{Path: p, Converted: named[p]})
+		names := named[p]
+		for _, n := range caseNamed[p] {
+			names = append(slices.Clip(names), n+onCaseInsensitive)
+		}
+		found = append(found, analysis.Untouched{Path: p, Converted: names})
 	}
 	out := map[string][]analysis.Untouched{}
 	for _, a := range touched {
@@ -113,13 +140,39 @@ func (c *converts) untouched(ctx context.Context, repo *gitx.Repo, t Target, dif
 	return out, nil
 }
 
-// attrsOf are the checkout attributes of paths under the attribute files attrs.
-func (c *converts) attrsOf(ctx context.Context, repo *gitx.Repo, attrs, files []gitx.TreeEntry, paths []string) (map[string]gitx.Attrs, error) {
+// newlyConverted names the conversions of the paths that the attribute files
+// of the tree (inTree) make, and those of the base (inBase) did not, or
+// otherwise; ignoreCase: as a case-insensitive file system matches them.
+func (c *converts) newlyConverted(ctx context.Context, repo *gitx.Repo, inTree, inBase, files []gitx.TreeEntry, paths []string, ignoreCase bool) (map[string][]string, error) {
+	now, err := c.attrsOf(ctx, repo, inTree, files, paths, ignoreCase)
+	if err != nil {
+		return nil, err
+	}
+	before, err := c.attrsOf(ctx, repo, inBase, files, paths, ignoreCase)
+	if err != nil {
+		return nil, err
+	}
+	named := map[string][]string{}
+	for _, p := range paths {
+		n := gitx.Conversions(now[p], c.cfg)
+		if len(n) > 0 && !slices.Equal(n, gitx.Conversions(before[p], c.cfg)) {
+			named[p] = n
+		}
+	}
+	return named, nil
+}
+
+// attrsOf are the checkout attributes of paths under the attribute files
+// attrs, matched whatever the case when ignoreCase.
+func (c *converts) attrsOf(ctx context.Context, repo *gitx.Repo, attrs, files []gitx.TreeEntry, paths []string, ignoreCase bool) (map[string]gitx.Attrs, error) {
 	co, err := repo.NewCheckouts(ctx, slices.Concat(attrs, files), c.cfg.AttributesFile)
 	if err != nil {
 		return nil, err
 	}
 	defer co.Close()
+	if ignoreCase {
+		return co.IgnoringCase().Attrs(ctx, paths)
+	}
 	return co.Attrs(ctx, paths)
 }
 

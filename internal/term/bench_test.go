@@ -75,7 +75,7 @@ func BenchmarkFold(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, s := range strs {
-			_ = Fold(s, 80)
+			_ = Fold(s, 80, 0)
 		}
 	}
 }

@@ -11,24 +11,27 @@ import (
 // FoldMark starts each piece of a folded line after the first.
 const FoldMark = "…"
 
-// Fold cuts a line that Line rendered into pieces of at most cols columns, to
-// be printed one under another, each after the first behind FoldMark (one
-// column): joined again, the pieces are the line, not a byte lost. An escape
-// (\u{…}, \x{…}, ^X) stays in one piece, a combining mark with the character
-// it stands on; a tab reaches the next multiple of 8 columns, a wide character
-// takes two. A piece is wider than cols only when one such unit is.
-func Fold(s string, cols int) []string {
+// Fold cuts a line that Line rendered into pieces that fit a screen of cols
+// columns when printed from column indent (after a mark of that width), one
+// under another, each after the first behind FoldMark (one column): joined
+// again, the pieces are the line, not a byte lost. An escape (\u{…}, \x{…},
+// ^X) stays in one piece, a combining mark with the character it stands on;
+// a tab reaches the next multiple of 8 columns of the screen, a wide
+// character takes two. A piece is wider than the screen only when one such
+// unit is.
+func Fold(s string, cols, indent int) []string {
+	width := cols - indent
 	// a character takes at most as many columns as it has bytes, but a tab
-	if cols < 2 || len(s) <= cols && strings.IndexByte(s, '\t') < 0 {
+	if width < 2 || len(s) <= width && strings.IndexByte(s, '\t') < 0 {
 		return []string{s}
 	}
 	var pieces []string
-	start, col := 0, 0
+	start, col := 0, indent
 	for i := 0; i < len(s); {
 		end, w := unit(s, i, col)
 		if col+w > cols && i > start {
 			pieces = append(pieces, s[start:i])
-			start, col = i, utf8.RuneCountInString(FoldMark)
+			start, col = i, indent+utf8.RuneCountInString(FoldMark)
 			end, w = unit(s, i, col)
 		}
 		col += w
@@ -81,6 +84,16 @@ func escapeLen(s string) int {
 		}
 	}
 	return 0
+}
+
+// Cols is the columns a terminal gives a text Path or Line rendered (no
+// tab, no control): two for a wide character, none for a combining mark.
+func Cols(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeCols(r)
+	}
+	return n
 }
 
 // runeCols is the columns a terminal gives a character: two for the wide

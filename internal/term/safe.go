@@ -14,14 +14,33 @@ import (
 // Invisible names), as a visible escape, quoted like git does. A file name must
 // never be able to hide a warning.
 func Path(p string) string {
-	if !needsQuote(p) {
+	return PathNames(p, nil)
+}
+
+// PathNames is Path that also shows every character outside ASCII of the
+// names escape picks (runs of NameRune in the path) as an escape, as
+// LineNames does: src/\u{0430}uth.py is not src/auth.py.
+func PathNames(p string, escape func(name string) bool) string {
+	if !needsQuote(p) && !pickedAny(p, escape) {
 		return p
 	}
 	var b strings.Builder
 	b.WriteByte('"')
 	var rd reading
+	inName := false
 	for i := 0; i < len(p); {
+		if escape != nil && !inName {
+			if end := nameEnd(p, i); end > i {
+				inName = true
+				if escape(p[i:end]) {
+					writeEscaped(&b, p[i:end])
+					rd.base, i = true, end
+					continue
+				}
+			}
+		}
 		r, size := utf8.DecodeRuneInString(p[i:])
+		inName = inName && NameRune(r) && !(r == utf8.RuneError && size <= 1)
 		bad := r == utf8.RuneError && size <= 1
 		hidden := rd.escapes(r)
 		switch {
@@ -47,6 +66,27 @@ func Path(p string) string {
 
 // cEscape are the escapes git's quoting uses for control characters.
 var cEscape = map[rune]string{'\a': `\a`, '\b': `\b`, '\t': `\t`, '\n': `\n`, '\v': `\v`, '\f': `\f`, '\r': `\r`}
+
+// pickedAny reports whether escape picks a name of p that has a character
+// outside ASCII.
+func pickedAny(p string, escape func(string) bool) bool {
+	if escape == nil || ASCIIPrefix([]byte(p)) == len(p) {
+		return false
+	}
+	for i := 0; i < len(p); {
+		end := nameEnd(p, i)
+		if end == i {
+			_, size := utf8.DecodeRuneInString(p[i:])
+			i += size
+			continue
+		}
+		if ASCIIPrefix([]byte(p[i:end])) < end-i && escape(p[i:end]) {
+			return true
+		}
+		i = end
+	}
+	return false
+}
 
 func needsQuote(p string) bool {
 	var rd reading
@@ -120,13 +160,7 @@ func asciiBase(c byte) bool {
 // \u{…} because a terminal would not show them: the Invisible ones, and the
 // combining marks without a visible base. ASCII is skipped eight bytes at a time.
 func CountInvisible(b []byte) int {
-	i := 0
-	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
-		i += 8
-	}
-	for i < len(b) && b[i] < utf8.RuneSelf {
-		i++
-	}
+	i := ASCIIPrefix(b)
 	if i == len(b) {
 		return 0
 	}
@@ -147,6 +181,29 @@ func CountInvisible(b []byte) int {
 		i += size
 	}
 	return n
+}
+
+// ASCIIPrefix is the length of b's ASCII start, read eight bytes at a time:
+// len(b) when b is all ASCII.
+func ASCIIPrefix(b []byte) int {
+	i := 0
+	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
+		i += 8
+	}
+	for i < len(b) && b[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
+}
+
+// NameRune reports whether r can be part of a name in a programming
+// language: a letter, a mark, a digit or other number, a connector such as
+// _, or a middle dot (Python's Other_ID_Continue).
+func NameRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiBase(byte(r)) || r == '_'
+	}
+	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.Pc) || r == 0xb7 || r == 0x387
 }
 
 // ShellQuote quotes s for a POSIX shell, for a command line shown to a human
@@ -172,7 +229,17 @@ func Line(s string, max int) string {
 	if plain(s) && (max <= 0 || len(s) <= max) {
 		return s
 	}
-	return render(s, max, true)
+	return render(s, max, true, nil)
+}
+
+// LineNames is Line, whole, that also shows every character outside ASCII of
+// the names escape picks (a name: a run of NameRune) as an escape: a name
+// that reads as another (Cyrillic о in оk) is seen for what it is, \u{043e}k.
+func LineNames(s string, escape func(name string) bool) string {
+	if plain(s) {
+		return s
+	}
+	return render(s, 0, true, escape)
 }
 
 // Message renders a line of a message of ours for a terminal, as Line does,
@@ -183,20 +250,33 @@ func Message(s string) string {
 	if plain(s) {
 		return s
 	}
-	return render(s, 0, false)
+	return render(s, 0, false, nil)
 }
 
 // render is Line's and Message's slow path; unambiguous doubles the
-// backslashes that come before what reads as an escape.
-func render(s string, max int, unambiguous bool) string {
+// backslashes that come before what reads as an escape; names, when not nil,
+// picks the names whose characters outside ASCII are escaped.
+func render(s string, max int, unambiguous bool, names func(string) bool) string {
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	var rd reading
 	n := 0
+	inName := false // s[i] continues a name already read
 	for i := 0; i < len(s); {
 		if max > 0 && n >= max {
 			fmt.Fprintf(&b, " … (%d more bytes)", len(s)-i)
 			break
+		}
+		if names != nil && !inName {
+			if end := nameEnd(s, i); end > i {
+				inName = true
+				if names(s[i:end]) {
+					writeEscaped(&b, s[i:end])
+					rd.base = true
+					n, i = n+utf8.RuneCountInString(s[i:end]), end
+					continue
+				}
+			}
 		}
 		if s[i] == '\\' && unambiguous {
 			j := i + 1
@@ -204,14 +284,15 @@ func render(s string, max int, unambiguous bool) string {
 				j++
 			}
 			b.WriteString(s[i:j])
-			if escapeFollows(s[j:]) {
+			if escapeFollows(s[j:]) || pickedEscape(s, j, names) {
 				b.WriteString(s[i:j])
 			}
-			rd.base = false
+			rd.base, inName = false, false
 			n, i = n+j-i, j
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		inName = inName && NameRune(r) && !(r == utf8.RuneError && size <= 1)
 		hidden := rd.escapes(r)
 		switch {
 		case r == utf8.RuneError && size <= 1:
@@ -231,6 +312,49 @@ func render(s string, max int, unambiguous bool) string {
 		i += size
 		n++
 	}
+	return b.String()
+}
+
+// nameEnd is the end of the name (a run of NameRune) that starts at s[i],
+// or i.
+func nameEnd(s string, i int) int {
+	j := i
+	for j < len(s) {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		if r == utf8.RuneError && size <= 1 || !NameRune(r) {
+			break
+		}
+		j += size
+	}
+	return j
+}
+
+// pickedEscape reports whether a name names picks starts at s[j] with a
+// character outside ASCII: shown, it starts with an escape.
+func pickedEscape(s string, j int, names func(string) bool) bool {
+	if names == nil || j >= len(s) || s[j] < utf8.RuneSelf {
+		return false
+	}
+	end := nameEnd(s, j)
+	return end > j && names(s[j:end])
+}
+
+// writeEscaped writes a name with every character outside ASCII escaped.
+func writeEscaped(b *strings.Builder, name string) {
+	for _, r := range name {
+		if r < utf8.RuneSelf {
+			b.WriteRune(r)
+			continue
+		}
+		fmt.Fprintf(b, `\u{%04x}`, r)
+	}
+}
+
+// EscapeName is a name with every character outside ASCII escaped, as
+// LineNames shows it: \u{043e}k.
+func EscapeName(name string) string {
+	var b strings.Builder
+	writeEscaped(&b, name)
 	return b.String()
 }
 

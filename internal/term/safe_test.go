@@ -159,7 +159,7 @@ func TestFold(t *testing.T) {
 		{"empty", "", 80},
 	}
 	for _, tt := range tests {
-		pieces := Fold(tt.in, tt.cols)
+		pieces := Fold(tt.in, tt.cols, 0)
 		if got := strings.Join(pieces, ""); got != tt.in {
 			t.Errorf("%s: joined pieces differ from the line:\n%q\n%q", tt.name, got, tt.in)
 		}
@@ -179,8 +179,29 @@ func TestFold(t *testing.T) {
 			}
 		}
 	}
-	if n := len(Fold("+"+long, 80)); n != (len(long)+1+78)/79 {
+	if n := len(Fold("+"+long, 80, 0)); n != (len(long)+1+78)/79 {
 		t.Errorf("the 4,600-byte line folds into %d pieces", n)
+	}
+}
+
+// Printed after a mark of 3 columns, a line with tabs is folded as the
+// screen draws it: tab stops are the screen's, not the text's.
+func TestFoldIndent(t *testing.T) {
+	line := strings.Repeat("abcde\t", 14) + "os.system('payload')"
+	for _, indent := range []int{0, 1, 3, 5} {
+		pieces := Fold(line, 40, indent)
+		if got := strings.Join(pieces, ""); got != line {
+			t.Errorf("indent %d: joined pieces differ from the line", indent)
+		}
+		for i, p := range pieces {
+			start := indent
+			if i > 0 {
+				start++
+			}
+			if w := columns(p, start); w > 40 {
+				t.Errorf("indent %d: piece %d ends at column %d of 40: %q", indent, i, w, p)
+			}
+		}
 	}
 }
 

@@ -87,6 +87,9 @@ func TestLine(t *testing.T) {
 		{"bad\xff", 0, `bad\x{ff}`},
 		{"bidi\u202e", 0, `bidi\u{202e}`},
 		{"abcdef", 3, "abc … (3 more bytes)"},
+		// a CR in the middle would send the cursor back over what precedes it
+		{"ok = check(token)\rok = True   ", 0, "ok = check(token)^Mok = True   "},
+		{"x = 1 \\", 0, `x = 1 \`}, // a backslash at the end is shown as it is
 	}
 	for _, tt := range tests {
 		if got := Line(tt.in, tt.max); got != tt.want {
@@ -150,6 +153,22 @@ func TestNearest(t *testing.T) {
 	} {
 		if got := Nearest(word, words); got != want {
 			t.Errorf("Nearest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
+
+// PathNames escapes the names it is told to, and quotes the path for them.
+func TestPathNames(t *testing.T) {
+	pick := func(n string) bool { return n == "\u0430uth" || n == "x\u0435" }
+	for in, want := range map[string]string{
+		"src/auth.py":          "src/auth.py",
+		"src/\u0430uth.py":     `"src/\u{0430}uth.py"`,
+		"docs/\u043e\u0442.md": "docs/\u043e\u0442.md", // not picked: as it is
+		"a\\b/x\u0435":         `"a\\b/x\u{0435}"`,
+		"\u202e/\u0430uth.py":  `"\u{202e}/\u{0430}uth.py"`,
+	} {
+		if got := PathNames(in, pick); got != want {
+			t.Errorf("PathNames(%+q) = %s, want %s", in, got, want)
 		}
 	}
 }
