@@ -86,7 +86,7 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 	if err != nil {
 		return nil, nil, exitcode.Wrap(exitcode.Usage, err)
 	}
-	editorNote(env, repo, editorCmd)
+	editor.Repository = editorNote(env, repo, editorCmd)
 	ghPath, err := issueflow.LookGH(env.Getenv)
 	if err != nil {
 		return nil, nil, exitcode.Wrap(exitcode.Usage, err)
@@ -133,15 +133,18 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 }
 
 // editorNote names the editor the gates open when the repository's own
-// configuration chose it: anything with a shell in the repository can write
-// .git/config, and an "editor" that returns at once shows the human nothing.
-func editorNote(env *cmdline.Env, repo *gitx.Repo, editor string) {
+// configuration chose it, and says whether it did: anything with a shell in
+// the repository can write .git/config, and an "editor" that returns at once
+// shows the human nothing, or leaves a program that passes for its server.
+func editorNote(env *cmdline.Env, repo *gitx.Repo, editor string) bool {
 	if env.Getenv("GIT_EDITOR") != "" {
-		return
+		return false
 	}
 	if scope, ok, _ := repo.ConfigScope(env.Ctx, "core.editor"); ok && (scope == "local" || scope == "worktree") {
 		env.Warn("the editor %q comes from this repository's own configuration (core.editor in .git/config), which anything that runs here can change", term.Line(editor, 80))
+		return true
 	}
+	return false
 }
 
 // dataPolicy says, before anything is sent, who gets what.
