@@ -87,6 +87,15 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 		return nil, nil, exitcode.Wrap(exitcode.Usage, err)
 	}
 	editor.Repository = editorNote(env, repo, editorCmd)
+	signing, err := repo.Signing(env.Ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if signing.Sign && signing.Foreign != nil {
+		// the audit commit is signed last, after the issue is filed: a
+		// signing program it would be refused for is refused now
+		return nil, nil, exitcode.With(exitcode.Usage, signing.Foreign).WithHint("nothing was changed")
+	}
 	ghPath, err := issueflow.LookGH(env.Getenv)
 	if err != nil {
 		return nil, nil, exitcode.Wrap(exitcode.Usage, err)
@@ -127,7 +136,7 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 		Template: string(template), ReviewPrompt: string(review), Human: tty, Editor: editor,
 		Drafter:  issueflow.Command(ic.Drafter, os.Environ(), ic.Timeout.Duration),
 		Reviewer: issueflow.Command(ic.Reviewer, os.Environ(), ic.Timeout.Duration),
-		GitHub:   gh, Repository: gh.Repo, Sign: repo.SignsCommits(env.Ctx), Out: env.Stdout, Err: env.Stderr}
+		GitHub:   gh, Repository: gh.Repo, Sign: signing.Sign, Out: env.Stdout, Err: env.Stderr}
 	dataPolicy(env, ic, gh.Repo, builtin)
 	return f, func() { tree.Close(); tty.Close() }, nil
 }
