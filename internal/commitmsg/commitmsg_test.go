@@ -194,3 +194,27 @@ func TestPhase(t *testing.T) {
 		}
 	}
 }
+
+func TestValues(t *testing.T) {
+	for _, tt := range []struct {
+		msg, want string // want: key=value;… in the order found
+	}{
+		{"test(#87): red — 2 failing\n\nTDD-Phase: red\nTDD-Failing: a::b\ntdd-failing: c\n", "TDD-Phase=red;TDD-Failing=a::b;TDD-Failing=c"},
+		{"Merge #87\n\nTDD-Issue: 87\nTDD-Phase:\n", "TDD-Issue=87"},
+		// only the final trailer block: a line of the body is text
+		{"subject\n\nTDD-Phase: red\n\nbody\n", ""},
+		{"TDD-Phase: red\n", ""},
+		{"s\n\nTDD-Failing: a\n  b\n", "TDD-Failing=a b"},
+	} {
+		m := Values(tt.msg, "TDD-Phase", "TDD-Failing", "TDD-Issue")
+		var got []string
+		for _, k := range []string{"TDD-Phase", "TDD-Failing", "TDD-Issue"} {
+			for _, v := range m[k] {
+				got = append(got, k+"="+v)
+			}
+		}
+		if strings.Join(got, ";") != tt.want {
+			t.Errorf("Values(%q) = %q, want %q", tt.msg, strings.Join(got, ";"), tt.want)
+		}
+	}
+}

@@ -65,6 +65,21 @@ func FinalTrailers(msg string) []Trailer {
 	return out
 }
 
+// Values are the non-empty values of the trailers keys in msg's final
+// trailer block (FinalTrailers), by key as asked for; a key matches without
+// case, as git's %(trailers:key=…) matches.
+func Values(msg string, keys ...string) map[string][]string {
+	out := map[string][]string{}
+	for _, t := range FinalTrailers(msg) {
+		for _, k := range keys {
+			if strings.EqualFold(t.Key, k) && t.Value != "" {
+				out[k] = append(out[k], t.Value)
+			}
+		}
+	}
+	return out
+}
+
 // splitLines splits s into lines that keep their "\n".
 func splitLines(s string) []string {
 	var out []string

@@ -113,11 +113,13 @@ func (s Signing) describe(signersPath string) string {
 	return line
 }
 
-// refuseForeignSigner refuses a commit git is about to sign (commit.gpgSign)
-// with a signing program set where an agent can write (gitx.ForeignSigner):
-// after the hooks, git runs that program, and the human types the passphrase
-// into it. A commit is also signed with git commit -S, which a hook cannot
-// see: without commit.gpgSign, a warning says so.
+// refuseForeignSigner refuses a commit git is about to sign with a signing
+// program set where an agent can write (gitx.ForeignSigner): after the hooks,
+// git runs that program, and the human types the passphrase into it. The
+// commit is signed when commit.gpgSign says so, or git's command line does
+// (-S, --gpg-sign, an alias): intentOfCommit reads both, and takes a command
+// line it cannot read for a signed commit. Otherwise a warning says what
+// git commit -S would do.
 func refuseForeignSigner(env *cmdline.Env, repo *gitx.Repo) error {
 	if !repo.MayNameForeignSigner() {
 		return nil // most commits: no git call
@@ -126,7 +128,7 @@ func refuseForeignSigner(env *cmdline.Env, repo *gitx.Repo) error {
 	if err != nil || s.Foreign == nil {
 		return err
 	}
-	if s.Sign {
+	if s.Sign || intentOfCommit(env, repo).signed {
 		return exitcode.With(exitcode.Usage, s.Foreign).WithHint("nothing was committed: git would sign the commit with it, and ask for your passphrase there")
 	}
 	env.Warn("%s: a commit signed with git commit -S would give your passphrase to it", s.Foreign.Where())

@@ -333,8 +333,9 @@ func BenchmarkIsAncestorGit(b *testing.B) {
 }
 
 // verify's walk: 1,000 first-parent commits with their trailers. go-git's
-// walk alone 48 ms, one git log with the trailers parsed 31 ms: git (whose
-// trailer parser is also the one that decides what a trailer is).
+// walk alone 48 ms; one git log 15 ms, and the messages read back for
+// commitmsg's parser (git's %(trailers) takes its rules from a configuration
+// an agent writes) 18 ms more, in process or with git cat-file alike: 33 ms.
 func BenchmarkVerifyWalkGoGit(b *testing.B) {
 	repo, loose, _ := benchSetup(b)
 	for b.Loop() {

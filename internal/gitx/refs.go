@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/commitmsg"
 )
 
 // HooksDir is where git looks for hooks: core.hooksPath when set, shared by every
@@ -261,23 +263,48 @@ type TrailedCommit struct {
 }
 
 // FirstParentTrailers lists the commits of a range along the first parent,
-// newest first, with the values of the trailers keys as git's own trailer
-// parser finds them; one git log is faster than go-git's walk
-// (BenchmarkVerifyWalkGoGit).
+// newest first, with the values of the trailers keys (matched without case)
+// in each message's final trailer block as commitmsg.FinalTrailers finds
+// them: git's rules with git's defaults, read in process from the commit
+// objects. git's own parser (%(trailers)) takes core.commentChar,
+// trailer.separators and trailer.<name>.key from the repository's
+// configuration, which an agent writes, and each of them can hide a trailer
+// from it (attack_trailer_config). One git log lists the chain, faster than
+// go-git's walk (BenchmarkVerifyWalkGoGit).
 func (r *Repo) FirstParentTrailers(ctx context.Context, rangeSpec string, keys ...string) ([]TrailedCommit, error) {
-	return r.firstParent(ctx, rangeSpec, "", keys)
+	commits, err := r.firstParent(ctx, rangeSpec, "")
+	if err != nil || len(keys) == 0 || len(commits) == 0 {
+		return commits, err
+	}
+	ids := make([]string, len(commits))
+	for i, c := range commits {
+		ids[i] = c.ID
+	}
+	found, err := r.Commits(ctx, ids...)
+	if err != nil {
+		return nil, err
+	}
+	for i := range commits {
+		c, ok := found[commits[i].ID]
+		if !ok {
+			return nil, fmt.Errorf("commit %s is missing", commits[i].ID)
+		}
+		commits[i].Trailers = commitmsg.Values(c.Message, keys...)
+	}
+	return commits, nil
 }
 
-// FirstParentSigned is FirstParentTrailers with each commit's SSH signature
-// checked against an OpenSSH allowed-signers file, as git verify-commit does.
-func (r *Repo) FirstParentSigned(ctx context.Context, rangeSpec, allowedSigners string, keys ...string) ([]TrailedCommit, error) {
-	return r.firstParent(ctx, rangeSpec, allowedSigners, keys)
+// FirstParentSigned lists the commits of a range along the first parent,
+// newest first, with each commit's SSH signature checked against an OpenSSH
+// allowed-signers file, as git verify-commit does.
+func (r *Repo) FirstParentSigned(ctx context.Context, rangeSpec, allowedSigners string) ([]TrailedCommit, error) {
+	return r.firstParent(ctx, rangeSpec, allowedSigners)
 }
 
-func (r *Repo) firstParent(ctx context.Context, rangeSpec, allowedSigners string, keys []string) ([]TrailedCommit, error) {
-	// every field ends in a NUL, which no field can hold: a subject or a
-	// trailer is text an agent may write, and must not be able to end a
-	// record and start one of its own
+func (r *Repo) firstParent(ctx context.Context, rangeSpec, allowedSigners string) ([]TrailedCommit, error) {
+	// every field ends in a NUL, which no field can hold: a subject is text
+	// an agent may write, and must not be able to end a record and start one
+	// of its own
 	format := "%H%x00%T%x00%P%x00%s%x00"
 	// rev-list never checks signatures (its %G? is always N): git log does,
 	// told not to print them on its own (log.showSignature)
@@ -295,27 +322,22 @@ func (r *Repo) firstParent(ctx context.Context, rangeSpec, allowedSigners string
 		format += "%G?%x00%GS%x00%GK%x00"
 		args = []string{"-c", "gpg.ssh.allowedSignersFile=" + allowedSigners, "log", "--first-parent", "--no-show-signature", "--no-color"}
 	}
-	for _, k := range keys {
-		format += "%(trailers:key=" + k + ",valueonly,separator=%x1d)%x00"
-	}
 	args = append(args, "--format="+format, rangeSpec, "--")
 	out, err := r.output(ctx, args...)
 	if err != nil {
 		return nil, err
 	}
-	return ParseTrailedCommits(out, allowedSigners != "", keys)
+	return ParseTrailedCommits(out, allowedSigners != "")
 }
 
-// ParseTrailedCommits parses FirstParentTrailers' records: id, tree, parents,
-// subject, the signature's three fields when signed is set, then one field a
-// key whose values are separated by 0x1d; every field ends in a NUL, and git
-// puts a line feed between records.
-func ParseTrailedCommits(b []byte, signed bool, keys []string) ([]TrailedCommit, error) {
-	fixed := 4
+// ParseTrailedCommits parses firstParent's records: id, tree, parents,
+// subject, then the signature's three fields when signed is set; every field
+// ends in a NUL, and git puts a line feed between records.
+func ParseTrailedCommits(b []byte, signed bool) ([]TrailedCommit, error) {
+	n := 4
 	if signed {
-		fixed = 7
+		n = 7
 	}
-	n := fixed + len(keys)
 	f := strings.Split(string(b), "\x00")
 	if last := f[len(f)-1]; strings.Trim(last, "\n") != "" {
 		return nil, fmt.Errorf("rev-list: malformed output %q", clip([]byte(last)))
@@ -338,13 +360,6 @@ func ParseTrailedCommits(b []byte, signed bool, keys []string) ([]TrailedCommit,
 		}
 		if signed {
 			c.Signature, c.Signer, c.Key = rec[4], rec[5], rec[6]
-		}
-		for j, k := range keys {
-			for _, v := range strings.Split(rec[fixed+j], "\x1d") {
-				if v = strings.TrimSpace(v); v != "" {
-					c.Trailers[k] = append(c.Trailers[k], v)
-				}
-			}
 		}
 		out = append(out, c)
 	}

@@ -142,3 +142,31 @@ func TestAddTrailerWithoutTrailerConfig(t *testing.T) {
 		t.Error("trailer.evil.command ran")
 	}
 }
+
+// TestFirstParentTrailersConfig: what the repository's configuration says of
+// trailers (an agent writes it) hides none from FirstParentTrailers, each of
+// which hides them from git's %(trailers).
+func TestFirstParentTrailersConfig(t *testing.T) {
+	r := newTestRepo(t)
+	r.commitAll("base")
+	r.commitAll("test(#87): red — 2 failing\n\nTDD-Phase: red\nTDD-Failing: t::a\nTDD-Failing: t::b\n")
+	repo, err := Open(context.Background(), r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range [][]string{nil, {"core.commentChar", "T"}, {"trailer.hide.key", "TDD-Failing-Hidden"}, {"trailer.separators", "="}} {
+		if cfg != nil {
+			r.git("config", cfg[0], cfg[1])
+		}
+		c, err := repo.FirstParentTrailers(context.Background(), "HEAD~1..HEAD", "TDD-Phase", "TDD-Failing")
+		if err != nil || len(c) != 1 {
+			t.Fatal(c, err)
+		}
+		if got := strings.Join(c[0].Trailers["TDD-Phase"], ",") + " " + strings.Join(c[0].Trailers["TDD-Failing"], ","); got != "red t::a,t::b" {
+			t.Errorf("with %v: %q", cfg, got)
+		}
+		if cfg != nil {
+			r.git("config", "--unset", cfg[0])
+		}
+	}
+}

@@ -31,6 +31,10 @@ type Editor struct {
 	Dir  string
 	Env  []string
 	TTY  *os.File // the terminal: the editor's input and output
+	// Repository: the repository's own configuration chose the editor
+	// (core.editor in .git/config), which anything running there writes:
+	// what it leaves running is not the human's, and is not spared.
+	Repository bool
 }
 
 // NewEditor resolves the editor's program on PATH (N1's check that it exists).
@@ -51,12 +55,18 @@ func NewEditor(editor string, getenv func(string) string, dir string, env []stri
 // git does for a commit message, and waits for it, even when interrupted:
 // Ctrl-C reaches the editor too, and it decides (killing it could lose edits).
 // It is the human's program, not confined; a server it leaves running (emacs
-// --daemon, a code window) is spared when a question kills what agents left.
+// --daemon, a code window) is spared when a question kills what agents left,
+// unless the repository's configuration chose the editor: then it is killed,
+// and named, before the next question.
 func (e *Editor) Edit(ctx context.Context, files ...string) error {
 	cmd := exec.Command(e.Argv[0], append(append([]string{}, e.Argv[1:]...), files...)...)
 	cmd.Dir, cmd.Env = e.Dir, e.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.TTY, e.TTY, e.TTY
-	if err := confine.Spare(cmd.Run); err != nil {
+	run := func() error { return confine.Spare(cmd.Run) }
+	if e.Repository {
+		run = cmd.Run
+	}
+	if err := run(); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -18,7 +18,8 @@ type File struct {
 	Names   []string // each name once, in the order found
 	RunOn   []int64  // added lines whose // comment ends in a backslash, taking the next line in (C, C++)
 	pending []use
-	runOn   []int64 // lines that end in a backslash after a //, until Resolve
+	runOn   []int64         // lines that end in a backslash after a //, until Resolve
+	named   map[string]bool // Names, to find one in without reading them all
 }
 
 // use is a name InCode at a place of the new version of the file.
@@ -72,9 +73,14 @@ func (f *File) Scan(line []byte, number int64) {
 
 func (f *File) add(name string) {
 	f.Count++
-	if !slices.Contains(f.Names, name) {
-		f.Names = append(f.Names, name)
+	if f.named[name] {
+		return
 	}
+	if f.named == nil {
+		f.named = map[string]bool{}
+	}
+	f.named[name] = true
+	f.Names = append(f.Names, name)
 }
 
 // Pending reports whether names or lines wait for the text of the file: see
@@ -140,8 +146,10 @@ func (f *File) Resolve(path string, text []byte, known bool) {
 	if !syn.splices {
 		return
 	}
-	for _, n := range runOn {
-		// a // that stands in code opens a comment the backslash goes on with
+	// a // that stands in code opens a comment the backslash goes on with;
+	// the text is lexed once for the slashes of every line
+	var slashes, of []int // of: the index in runOn of each slash's line
+	for k, n := range runOn {
 		line := at(n, 0)
 		if line < 0 {
 			continue
@@ -150,13 +158,18 @@ func (f *File) Resolve(path string, text []byte, known bool) {
 		if n < int64(len(starts)) {
 			end = starts[n]
 		}
-		var slashes []int
 		for i := line; i < end-1; i++ {
 			if text[i] == '/' && text[i+1] == '/' {
-				slashes = append(slashes, i)
+				slashes, of = append(slashes, i), append(of, k)
 			}
 		}
-		if slices.Contains(syn.inCodeAt(text, slashes), true) {
+	}
+	opens := make([]bool, len(runOn))
+	for i, code := range syn.inCodeAt(text, slashes) {
+		opens[of[i]] = opens[of[i]] || code
+	}
+	for k, n := range runOn {
+		if opens[k] {
 			f.RunOn = append(f.RunOn, n)
 		}
 	}

@@ -86,7 +86,16 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 	if err != nil {
 		return nil, nil, exitcode.Wrap(exitcode.Usage, err)
 	}
-	editorNote(env, repo, editorCmd)
+	editor.Repository = editorNote(env, repo, editorCmd)
+	signing, err := repo.Signing(env.Ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if signing.Sign && signing.Foreign != nil {
+		// the audit commit is signed last, after the issue is filed: a
+		// signing program it would be refused for is refused now
+		return nil, nil, exitcode.With(exitcode.Usage, signing.Foreign).WithHint("nothing was changed")
+	}
 	ghPath, err := issueflow.LookGH(env.Getenv)
 	if err != nil {
 		return nil, nil, exitcode.Wrap(exitcode.Usage, err)
@@ -127,21 +136,24 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 		Template: string(template), ReviewPrompt: string(review), Human: tty, Editor: editor,
 		Drafter:  issueflow.Command(ic.Drafter, os.Environ(), ic.Timeout.Duration),
 		Reviewer: issueflow.Command(ic.Reviewer, os.Environ(), ic.Timeout.Duration),
-		GitHub:   gh, Repository: gh.Repo, Sign: repo.SignsCommits(env.Ctx), Out: env.Stdout, Err: env.Stderr}
+		GitHub:   gh, Repository: gh.Repo, Sign: signing.Sign, Out: env.Stdout, Err: env.Stderr}
 	dataPolicy(env, ic, gh.Repo, builtin)
 	return f, func() { tree.Close(); tty.Close() }, nil
 }
 
 // editorNote names the editor the gates open when the repository's own
-// configuration chose it: anything with a shell in the repository can write
-// .git/config, and an "editor" that returns at once shows the human nothing.
-func editorNote(env *cmdline.Env, repo *gitx.Repo, editor string) {
+// configuration chose it, and says whether it did: anything with a shell in
+// the repository can write .git/config, and an "editor" that returns at once
+// shows the human nothing, or leaves a program that passes for its server.
+func editorNote(env *cmdline.Env, repo *gitx.Repo, editor string) bool {
 	if env.Getenv("GIT_EDITOR") != "" {
-		return
+		return false
 	}
 	if scope, ok, _ := repo.ConfigScope(env.Ctx, "core.editor"); ok && (scope == "local" || scope == "worktree") {
 		env.Warn("the editor %q comes from this repository's own configuration (core.editor in .git/config), which anything that runs here can change", term.Line(editor, 80))
+		return true
 	}
+	return false
 }
 
 // dataPolicy says, before anything is sent, who gets what.

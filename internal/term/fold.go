@@ -13,12 +13,15 @@ const FoldMark = "…"
 
 // Fold cuts a line that Line rendered into pieces that fit a screen of cols
 // columns when printed from column indent (after a mark of that width), one
-// under another, each after the first behind FoldMark (one column): joined
-// again, the pieces are the line, not a byte lost. An escape (\u{…}, \x{…},
-// ^X) stays in one piece, a combining mark with the character it stands on;
-// a tab reaches the next multiple of 8 columns of the screen, a wide
-// character takes two. A piece is wider than the screen only when one such
-// unit is.
+// under another, each after the first behind FoldMark: joined again, the
+// pieces are the line, not a byte lost. An escape (\u{…}, \x{…}, ^X) stays in
+// one piece with the backslashes Line doubled before it (cut between two of
+// them, the next piece would read as an escape that is text, or as text that
+// is an escape), a combining mark with the character it stands on; a tab
+// reaches the next multiple of 8 columns of the screen, a wide character
+// takes two, and so does FoldMark, which a terminal set for East Asian text
+// draws wide (a piece may end a column short of the edge, never past it). A
+// piece is wider than the screen only when one such unit is.
 func Fold(s string, cols, indent int) []string {
 	width := cols - indent
 	// a character takes at most as many columns as it has bytes, but a tab
@@ -27,18 +30,41 @@ func Fold(s string, cols, indent int) []string {
 	}
 	var pieces []string
 	start, col := 0, indent
-	for i := 0; i < len(s); {
+	plain := 0 // s[i:plain] are backslashes that end in no escape: one column each
+	next := func(i, col int) (int, int) {
+		if i < plain {
+			return i + 1, 1
+		}
 		end, w := unit(s, i, col)
+		if s[i] == '\\' && end == i+1 {
+			plain = backslashRun(s, i) // read once, not again from each of them
+		}
+		return end, w
+	}
+	for i := 0; i < len(s); {
+		end, w := next(i, col)
 		if col+w > cols && i > start {
 			pieces = append(pieces, s[start:i])
-			start, col = i, indent+utf8.RuneCountInString(FoldMark)
-			end, w = unit(s, i, col)
+			start, col = i, indent+markCols
+			end, w = next(i, col)
 		}
 		col += w
 		i = end
 	}
 	return append(pieces, s[start:])
 }
+
+// backslashRun is the end of the run of backslashes that starts at s[i].
+func backslashRun(s string, i int) int {
+	for i < len(s) && s[i] == '\\' {
+		i++
+	}
+	return i
+}
+
+// markCols is the most columns a terminal gives FoldMark (U+2026 is of East
+// Asian ambiguous width).
+const markCols = 2
 
 // unit is the end of the unit of text that starts at s[i], and the columns it
 // takes from column col.
@@ -48,8 +74,9 @@ func unit(s string, i, col int) (end, cols int) {
 	case c == '\t':
 		return i + 1, 8 - col%8
 	case c == '\\':
-		if n := escapeLen(s[i:]); n > 0 {
-			return i + n, n
+		j := backslashRun(s, i)
+		if n := escapeLen(s[j-1:]); n > 0 { // the run, and the escape it ends in
+			return j - 1 + n, j - 1 - i + n
 		}
 		return i + 1, 1
 	case c == '^' && i+1 < len(s) && (s[i+1] >= '@' && s[i+1] <= '_' || s[i+1] == '?'):

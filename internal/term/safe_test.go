@@ -226,3 +226,44 @@ func TestEscapeLen(t *testing.T) {
 		}
 	}
 }
+
+// The backslashes Line doubled before an escape stay with it: no piece ends
+// inside such a run, where the next piece would start with an escape that is
+// text (\u{0435} typed in the source), or with a doubled backslash that makes
+// a real character's escape read as text.
+func TestFoldKeepsBackslashRuns(t *testing.T) {
+	for _, line := range []string{
+		Line(strings.Repeat(`x\u{0435}`, 50), 0),             // the text, not the character
+		Line(strings.Repeat("x\\\u202e", 50), 0),             // a backslash, then the character
+		Line(strings.Repeat(`ab\\\u{fe00}`+"\ufe00", 30), 0), // both
+	} {
+		for cols := 5; cols <= 16; cols++ {
+			pieces := Fold(line, cols, 0)
+			if strings.Join(pieces, "") != line {
+				t.Fatalf("at %d columns the pieces lose bytes", cols)
+			}
+			for i := 1; i < len(pieces); i++ {
+				if strings.HasSuffix(pieces[i-1], `\`) && strings.HasPrefix(pieces[i], `\`) {
+					t.Fatalf("at %d columns a run of backslashes is cut: %q | %q", cols, pieces[i-1], pieces[i])
+				}
+			}
+		}
+	}
+}
+
+// FoldMark takes two columns on a terminal that draws East Asian ambiguous
+// characters wide (… is one): a piece behind it still fits the screen.
+func TestFoldMarkTwoColumns(t *testing.T) {
+	line := strings.Repeat("PRIMES = [2, 3, 5, 7, 11, 13], ", 20)
+	for _, indent := range []int{0, 3} {
+		for i, p := range Fold(line, 40, indent) {
+			start := indent
+			if i > 0 {
+				start += 2
+			}
+			if w := columns(p, start); w > 40 {
+				t.Errorf("indent %d: piece %d ends at column %d of 40: %q", indent, i, w, p)
+			}
+		}
+	}
+}
