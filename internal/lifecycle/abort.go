@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/hooks"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -228,10 +230,34 @@ func (e *Env) remove(w *state.Workflow) error {
 		fmt.Fprintf(e.Out, "deleted %s git ignores, with the worktree: %s\n", term.Count(len(ignored), "entry", "entries"), listed(ignored))
 	}
 	if backup != "" {
-		fmt.Fprintf(e.Out, "saved as %s\nto get it back: git worktree add -b %s <dir> %s\n", backup, w.Branch, backup)
+		fmt.Fprintf(e.Out, "saved as %s\n", backup)
+		e.printRecovery(w, backup)
 	}
 	e.gone(moved)
 	return nil
+}
+
+// printRecovery says how to get a backup back: git tdd start --from, which
+// works in every mode, and the plain git command where no
+// reference-transaction hook (git diffgate install --strict) refuses a branch
+// created at unreviewed work.
+func (e *Env) printRecovery(w *state.Workflow, backup string) {
+	fmt.Fprintf(e.Out, "to get it back: git tdd start %s --from %s\n", w.Issue, backup)
+	if !e.refsGuarded() {
+		fmt.Fprintf(e.Out, "or, with git alone: git worktree add -b %s <dir> %s\n", w.Branch, backup)
+	}
+}
+
+// refsGuarded reports whether a reference-transaction hook may refuse a
+// branch created at unreviewed work: git diffgate's --strict, or another.
+// When unsure, it is.
+func (e *Env) refsGuarded() bool {
+	dir, err := e.Repo.HooksDir(e.Ctx)
+	if err != nil {
+		return true
+	}
+	_, err = os.Lstat(filepath.Join(dir, hooks.Strict))
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // backup saves everything of the workflow the base does not reach (the

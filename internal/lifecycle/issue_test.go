@@ -51,3 +51,42 @@ func TestCheckIssueNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestBackupIssue(t *testing.T) {
+	tests := []struct {
+		ref, issue string
+		ok         bool
+	}{
+		{"refs/tdd/backup/87-20261127T031559Z", "87", true},
+		{"refs/tdd/backup/87-20261127T031559Z-2", "87", true},
+		{"refs/tdd/backup/PROJ-9-20261127T031559Z", "PROJ-9", true},
+		{"refs/tdd/backup/87", "", false},
+		{"refs/tdd/backup/87-2026", "", false},
+		{"refs/tdd/backup/-20261127T031559Z", "", false},
+	}
+	for _, tt := range tests {
+		issue, ok := backupIssue(tt.ref)
+		if issue != tt.issue || ok != tt.ok {
+			t.Errorf("backupIssue(%q) = %q, %v; want %q, %v", tt.ref, issue, ok, tt.issue, tt.ok)
+		}
+	}
+}
+
+func TestBackupSubjects(t *testing.T) {
+	tests := []struct{ msg, kind string }{
+		{"git tdd abort: uncommitted work of #87\n", "uncommitted work of"},
+		{"git tdd merge: uncommitted work of #PROJ-9\n", "uncommitted work of"},
+		{"git tdd abort: everything #87 held\n\nIts first parent is the worktree as it was.\n", "everything"},
+		{"test(#87): red — 1 failing\n", ""},
+		{"wip: git tdd abort: uncommitted work of #87\n", ""},
+	}
+	for _, tt := range tests {
+		kind := ""
+		if m := backupSubject.FindStringSubmatch(tt.msg); m != nil {
+			kind = m[1]
+		}
+		if kind != tt.kind {
+			t.Errorf("%q: %q, want %q", tt.msg, kind, tt.kind)
+		}
+	}
+}

@@ -30,6 +30,9 @@ type StartOptions struct {
 	// Again starts an issue whose earlier workflows were merged or aborted: a
 	// new workflow, recorded beside them (state.State.NextName).
 	Again bool
+	// Resume is a backup abort (or merge) saved, refs/tdd/backup/<issue>-<time>:
+	// the workflow starts again from it (start --from).
+	Resume string
 	// Count counts tokens for the context budget; nil skips that check.
 	Count contextcheck.Counter
 }
@@ -47,6 +50,9 @@ func (e *Env) Start(o StartOptions) error {
 	}
 	if err := notActive(st, o.Issue); err != nil {
 		return err
+	}
+	if o.Resume != "" {
+		return e.resume(o, st)
 	}
 	base, from, baseCommit, err := e.base(o)
 	if err != nil {
@@ -151,8 +157,8 @@ func startedBefore(st *state.State, o StartOptions) error {
 	}
 	return exitcode.New(exitcode.Usage, "issue %s was started before, and its history is kept; nothing was started", o.Issue).
 		WithDetail(lines...).
-		WithHint("git tdd start %s --again starts it again, recorded as %s beside the earlier ones",
-			o.Issue, st.NextName(o.Issue))
+		WithHint("git tdd start %s --again starts it again, recorded as %s beside the earlier ones; git tdd start %s --from <backup> resumes an aborted one from its backup",
+			o.Issue, st.NextName(o.Issue), o.Issue)
 }
 
 // ended says how a workflow of the history ended, in a line.
