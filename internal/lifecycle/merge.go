@@ -303,8 +303,7 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (st
 			fmt.Fprintf(e.Out, "deleted %s git ignores, with the worktree: %s\n", term.Count(len(ignored), "entry", "entries"), listed(ignored))
 		}
 		if saved != "" {
-			fmt.Fprintf(e.Out, "saved what the worktree held beyond the merge as %s\n", saved)
-			e.printRecovery(w, saved)
+			fmt.Fprintf(e.Out, "saved what the worktree held beyond the merge as %s\nsee it with: git log --graph %s --not %s\n", saved, saved, w.Base)
 		}
 	} else if saved != "" {
 		fmt.Fprintf(e.Err, "git-tdd: saved what the worktree held beyond the merge as %s\n", saved)
