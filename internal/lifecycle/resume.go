@@ -66,15 +66,11 @@ func (e *Env) resume(o StartOptions, st *state.State) error {
 	if err := e.phaseOf(w, head); err != nil {
 		return err
 	}
-	w.Branch = strings.ReplaceAll(cfg.Worktree.Branch, "{issue}", o.Issue)
-	if err := e.Repo.CheckBranchName(e.Ctx, w.Branch); err != nil {
-		return exitcode.With(exitcode.Usage, err)
+	if w.Branch, err = e.newBranch(cfg, o.Issue); err != nil {
+		return err
 	}
 	if _, err := mergeSubject(w); err != nil {
 		return exitcode.With(exitcode.Usage, err).WithHint("give it one line of printable text with --subject; nothing was started")
-	}
-	if _, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+w.Branch); err == nil {
-		return exitcode.New(exitcode.Usage, "branch %s already exists", w.Branch).WithHint("delete it (git branch -D %s), or set [worktree] branch", w.Branch)
 	}
 	if w.Worktree, err = e.worktreeDir(cfg, o); err != nil {
 		return err

@@ -72,9 +72,9 @@ func (e *Env) Start(o StartOptions) error {
 	if err != nil {
 		return err
 	}
-	branch := strings.ReplaceAll(cfg.Worktree.Branch, "{issue}", o.Issue)
-	if err := e.Repo.CheckBranchName(e.Ctx, branch); err != nil {
-		return exitcode.With(exitcode.Usage, err)
+	branch, err := e.newBranch(cfg, o.Issue)
+	if err != nil {
+		return err
 	}
 	if _, err := mergeSubject(&state.Workflow{Issue: o.Issue, Subject: subject, Branch: branch}); err != nil {
 		hint := "give it one line of printable text with --subject"
@@ -82,9 +82,6 @@ func (e *Env) Start(o StartOptions) error {
 			hint = "the subject is the LLD's title; give another with --subject"
 		}
 		return exitcode.With(exitcode.Usage, err).WithHint("%s; nothing was started", hint)
-	}
-	if _, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+branch); err == nil {
-		return exitcode.New(exitcode.Usage, "branch %s already exists", branch).WithHint("delete it (git branch -D %s), or set [worktree] branch", branch)
 	}
 	dir, err := e.worktreeDir(cfg, o)
 	if err != nil {
@@ -124,6 +121,19 @@ func (e *Env) Start(o StartOptions) error {
 	fmt.Fprintf(e.Err, "git-tdd: write failing tests there, then run: git tdd red\n")
 	fmt.Fprintln(e.Out, dir)
 	return nil
+}
+
+// newBranch is the issue's branch ([worktree] branch), which must be a valid
+// name and not exist yet.
+func (e *Env) newBranch(cfg *config.Config, issue string) (string, error) {
+	branch := strings.ReplaceAll(cfg.Worktree.Branch, "{issue}", issue)
+	if err := e.Repo.CheckBranchName(e.Ctx, branch); err != nil {
+		return "", exitcode.With(exitcode.Usage, err)
+	}
+	if _, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+branch); err == nil {
+		return "", exitcode.New(exitcode.Usage, "branch %s already exists", branch).WithHint("delete it (git branch -D %s), or set [worktree] branch", branch)
+	}
+	return branch, nil
 }
 
 // notActive refuses to start an issue that has a workflow in progress.
