@@ -188,7 +188,7 @@ func (l *loop) save() error {
 	l.run.Seconds = l.base + time.Since(l.start).Seconds()
 	r := *l.run
 	return l.L.Store.Update(l.ctx, func(st *state.State) error {
-		w := st.Workflows[l.Issue]
+		w := st.Workflows[l.w.Name] // this run's record, merged or not: never another of the issue
 		if w == nil {
 			return fmt.Errorf("the workflow of issue %s disappeared from state.toml", l.Issue)
 		}

@@ -102,8 +102,8 @@ func (l *loop) review() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	w, _, ferr := l.L.Find(l.Issue)
-	if ferr == nil && w.Phase == state.PhaseAborted {
+	// this run's record: once it is merged or aborted, the issue may name an earlier one
+	if st, ferr := l.L.Store.Load(); ferr == nil && st.Workflows[l.w.Name] != nil && st.Workflows[l.w.Name].Phase == state.PhaseAborted {
 		return Aborted, nil
 	}
 	return Merged, nil

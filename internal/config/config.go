@@ -139,8 +139,11 @@ type Agent struct {
 	Timeout   Duration `toml:"timeout"`
 }
 
-// Issue is the issue-drafting workflow.
+// Issue is the issue-drafting workflow, and what an issue is called.
 type Issue struct {
+	// Pattern is a regular expression (RE2) that names issues besides
+	// positive integers, matched whole: "PROJ-[0-9]+" for Jira keys.
+	Pattern       string   `toml:"pattern"`
 	Drafter       []string `toml:"drafter"`
 	Reviewer      []string `toml:"reviewer"`
 	Template      string   `toml:"template"`
@@ -148,6 +151,18 @@ type Issue struct {
 	Repo          string   `toml:"repo"`
 	MaxIterations int      `toml:"max_iterations"`
 	Timeout       Duration `toml:"timeout"` // for each drafter and reviewer call
+}
+
+// Matcher is [issue] pattern anchored at both ends, so that it matches a
+// whole name; nil when none is set.
+func (i Issue) Matcher() (*regexp.Regexp, error) {
+	if i.Pattern == "" {
+		return nil, nil
+	}
+	if _, err := regexp.Compile(i.Pattern); err != nil {
+		return nil, fmt.Errorf("%q is not a regular expression: %v", i.Pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	return regexp.Compile("^(?:" + i.Pattern + ")$")
 }
 
 // UserFile is where a user's own settings live, under the XDG configuration
@@ -331,6 +346,9 @@ func (c *Config) validate() *invalid {
 		return bad("issue.review_prompt", "must name the review prompt's file")
 	case c.Issue.Repo != "" && !validRepo(c.Issue.Repo):
 		return bad("issue.repo", "must be owner/name or host/owner/name, not %q", c.Issue.Repo)
+	}
+	if _, err := c.Issue.Matcher(); err != nil {
+		return bad("issue.pattern", "%v", err)
 	}
 	for k := range c.Test.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {

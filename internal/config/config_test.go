@@ -75,6 +75,7 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 		{"bad issue repo", "[issue]\nrepo = \"--web\"\n", "issue.repo", 2},
 		{"empty review prompt", "[issue]\nreview_prompt = \"\"\n", "issue.review_prompt", 2},
 		{"zero issue timeout", "[issue]\ntimeout = \"0s\"\n", "issue.timeout", 2},
+		{"bad issue pattern", "[issue]\n\npattern = \"PROJ-[0-9\"\n", "issue.pattern: \"PROJ-[0-9\" is not a regular expression: missing closing ]", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -267,21 +267,25 @@ func (r *Repo) CountBeyond(ctx context.Context, tips []string, base string) (int
 	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
-// Snapshot writes a commit holding the working tree as it is, untracked files
-// included and the index's skip-worktree and assume-unchanged bits ignored, on
-// top of HEAD, and returns it; HEAD itself when nothing differs. The real index
-// and the files are left as they were.
-func (r *Repo) Snapshot(ctx context.Context, message string) (string, error) {
-	head, ok, err := r.Head(ctx)
-	if err != nil || !ok {
-		return "", fmt.Errorf("nothing to save: %v", err)
-	}
+// SnapshotOn writes a commit holding the working tree as it is, untracked
+// files included and the index's skip-worktree and assume-unchanged bits
+// ignored, on parent (its HEAD; or, when HEAD names no commit because its
+// branch was deleted, the last commit it held), and returns it; parent itself
+// when nothing differs. The real index and the files are left as they were.
+func (r *Repo) SnapshotOn(ctx context.Context, parent, message string) (string, error) {
 	tree, err := r.WorktreeTree(ctx)
 	if err != nil {
 		return "", err
 	}
-	if headTree, err := r.TreeOf(ctx, head); err == nil && headTree == tree {
-		return head, nil
+	if parentTree, err := r.TreeOf(ctx, parent); err == nil && parentTree == tree {
+		return parent, nil
 	}
-	return r.CommitTree(ctx, tree, []string{head}, message)
+	return r.CommitTree(ctx, tree, []string{parent}, message)
+}
+
+// SetIndex makes the index hold tree, leaving the files as they are (git
+// read-tree): what differs on disk then shows as uncommitted changes.
+func (r *Repo) SetIndex(ctx context.Context, tree string) error {
+	_, err := r.output(ctx, slices.Concat(wholeCheckout, []string{"read-tree", tree})...)
+	return err
 }

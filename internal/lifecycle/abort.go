@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/hooks"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -119,7 +121,8 @@ func (e *Env) tips(w *state.Workflow) ([]string, string, error) {
 		if head, ok, err := wt.Head(e.Ctx); err == nil && ok {
 			all = append(all, head)
 		}
-		if log, err := wt.Reflog(e.Ctx); err == nil {
+		// also when HEAD names no commit: its log still says what it held
+		if log, err := wt.HeadLog(e.Ctx); err == nil {
 			all = append(all, log...)
 		}
 	}
@@ -134,22 +137,41 @@ func (e *Env) tips(w *state.Workflow) ([]string, string, error) {
 
 // uncommitted reports whether the worktree holds work its HEAD does not: the
 // files as they are on disk, whatever git status (and the index's skip-worktree
-// and assume-unchanged bits) would say.
+// and assume-unchanged bits) would say. With its branch deleted under it,
+// HEAD names no commit: the files are compared with the last one it held.
 func (e *Env) uncommitted(w *state.Workflow) (bool, error) {
-	if _, err := os.Stat(w.Worktree); err != nil {
+	head := e.worktreeHead(w)
+	if head == "" {
 		return false, nil
 	}
 	wt := e.Repo.At(w.Worktree)
-	head, ok, err := wt.Head(e.Ctx)
-	if err != nil || !ok {
-		return false, err
-	}
 	tree, err := wt.WorktreeTree(e.Ctx)
 	if err != nil {
 		return false, err
 	}
 	headTree, err := wt.TreeOf(e.Ctx, head)
 	return tree != headTree, err
+}
+
+// worktreeHead is the commit the worktree's HEAD holds; when HEAD names no
+// commit (its branch deleted under it), the last one its log names, else the
+// commit the workflow started from. "" when there is no worktree.
+func (e *Env) worktreeHead(w *state.Workflow) string {
+	if _, err := os.Stat(w.Worktree); err != nil {
+		return ""
+	}
+	wt := e.Repo.At(w.Worktree)
+	head, ok, err := wt.Head(e.Ctx)
+	switch {
+	case err != nil:
+		return "" // no working tree of this repository any more
+	case ok:
+		return head
+	}
+	if log, err := wt.HeadLog(e.Ctx); err == nil && len(log) > 0 {
+		return log[0]
+	}
+	return w.BaseCommit
 }
 
 // ignoredIn lists what git ignores in the worktree (directories end in "/"):
@@ -180,7 +202,7 @@ func listed(paths []string) string {
 
 // remove saves what would be lost, then removes the worktree and the branch.
 func (e *Env) remove(w *state.Workflow) error {
-	backup, err := e.backup(w)
+	backup, err := e.backup(w, "git tdd abort")
 	if err != nil {
 		return fmt.Errorf("could not save #%s before removing it, so nothing was removed: %w", w.Issue, err)
 	}
@@ -208,68 +230,136 @@ func (e *Env) remove(w *state.Workflow) error {
 		fmt.Fprintf(e.Out, "deleted %s git ignores, with the worktree: %s\n", term.Count(len(ignored), "entry", "entries"), listed(ignored))
 	}
 	if backup != "" {
-		fmt.Fprintf(e.Out, "saved as %s\nto get it back: git worktree add -b %s <dir> %s\n", backup, w.Branch, backup)
+		fmt.Fprintf(e.Out, "saved as %s\n", backup)
+		e.printRecovery(w, backup)
 	}
 	e.gone(moved)
 	return nil
 }
 
+// printRecovery says how to get a backup back: git tdd start --from, which
+// works in every mode, and the plain git command where no
+// reference-transaction hook (git diffgate install --strict) refuses a branch
+// created at unreviewed work.
+func (e *Env) printRecovery(w *state.Workflow, backup string) {
+	fmt.Fprintf(e.Out, "to get it back: git tdd start %s --from %s\n", w.Issue, backup)
+	if !e.refsGuarded() {
+		fmt.Fprintf(e.Out, "or, with git alone: git worktree add -b %s <dir> %s\n", w.Branch, backup)
+	}
+}
+
+// refsGuarded reports whether a reference-transaction hook may refuse a
+// branch created at unreviewed work: git diffgate's --strict, or another.
+// When unsure, it is.
+func (e *Env) refsGuarded() bool {
+	dir, err := e.Repo.HooksDir(e.Ctx)
+	if err != nil {
+		return true
+	}
+	_, err = os.Lstat(filepath.Join(dir, hooks.Strict))
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
 // backup saves everything of the workflow the base does not reach (the
 // worktree as it is on disk, untracked files included, and every tip) under
-// refs/tdd/backup/: one commit whose parents hold them all when there are
-// several. "" when there is nothing to save.
-func (e *Env) backup(w *state.Workflow) (string, error) {
-	if _, err := os.Stat(w.Worktree); err == nil {
+// refs/tdd/backup/: the worktree's snapshot, or HEAD when it holds nothing
+// more, or, with several tips, one commit whose first parent is that and the
+// others the rest (start --from reads it so). "" when there is nothing to
+// save. command names who saved it, in the commits it writes.
+func (e *Env) backup(w *state.Workflow, command string) (string, error) {
+	var worktree string
+	if head := e.worktreeHead(w); head != "" {
 		// the snapshot is a tip too: not git status, which hides edits to
 		// skip-worktree files
-		msg, err := commitmsg.Build(fmt.Sprintf("git tdd abort: uncommitted work of #%s", w.Issue), "")
+		msg, err := commitmsg.Build(fmt.Sprintf("%s: uncommitted work of #%s", command, w.Issue), "")
 		if err != nil {
 			return "", err
 		}
-		snap, err := e.Repo.At(w.Worktree).Snapshot(e.Ctx, msg)
-		if err != nil && !strings.Contains(err.Error(), "nothing to save") {
+		if worktree, err = e.Repo.At(w.Worktree).SnapshotOn(e.Ctx, head, msg); err != nil {
 			return "", err
 		}
-		return e.saveTips(w, snap)
+	} else if tip, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+w.Branch); err == nil {
+		worktree = tip // no worktree: the branch stands for it
 	}
-	return e.saveTips(w, "")
+	return e.saveTips(w, worktree, command)
 }
 
-// saveTips points the backup ref at the tips (with the snapshot, if any).
-func (e *Env) saveTips(w *state.Workflow, snapshot string) (string, error) {
+// saveTips points a new backup ref at the worktree's commit (its snapshot, or
+// HEAD) and every other tip the base and that commit do not reach.
+func (e *Env) saveTips(w *state.Workflow, worktree, command string) (string, error) {
 	tips, base, err := e.tips(w)
 	if err != nil {
 		return "", err
 	}
-	if snapshot != "" {
-		if tips, err = e.Repo.Independent(e.Ctx, append(append([]string{snapshot}, tips...), base)); err != nil {
+	var others []string
+	for _, t := range tips {
+		if t == worktree {
+			continue
+		}
+		if worktree != "" {
+			if kept, err := e.Repo.IsAncestor(e.Ctx, t, worktree); err != nil {
+				return "", err
+			} else if kept {
+				continue
+			}
+		}
+		others = append(others, t)
+	}
+	beyond := false
+	if worktree != "" {
+		reached, err := e.Repo.IsAncestor(e.Ctx, worktree, base)
+		if err != nil {
 			return "", err
 		}
-		tips = slices.DeleteFunc(tips, func(c string) bool { return c == base })
+		beyond = !reached
 	}
 	var target string
-	switch len(tips) {
-	case 0:
+	switch {
+	case len(others) == 0 && !beyond:
 		return "", nil
-	case 1:
-		target = tips[0]
+	case len(others) == 0:
+		target = worktree
+	case worktree == "" && len(others) == 1:
+		target = others[0]
 	default:
-		tree, err := e.Repo.TreeOf(e.Ctx, tips[0])
+		parents := others
+		if worktree != "" {
+			parents = append([]string{worktree}, others...)
+		}
+		tree, err := e.Repo.TreeOf(e.Ctx, parents[0])
 		if err != nil {
 			return "", err
 		}
-		msg, err := commitmsg.Build(fmt.Sprintf("git tdd abort: everything #%s held", w.Issue),
-			fmt.Sprintf("Its parents are the %d commits no ref kept: the branch, the worktree's HEAD and what it pointed at before.", len(tips)))
+		msg, err := commitmsg.Build(fmt.Sprintf("%s: everything #%s held", command, w.Issue),
+			fmt.Sprintf("Its first parent is the worktree as it was; the other %d are commits no ref kept: the branch, the worktree's HEAD and what it pointed at before.", len(parents)-1))
 		if err != nil {
 			return "", err
 		}
-		if target, err = e.Repo.CommitTree(e.Ctx, tree, tips, msg); err != nil {
+		if target, err = e.Repo.CommitTree(e.Ctx, tree, parents, msg); err != nil {
 			return "", err
 		}
 	}
-	ref := BackupPrefix + w.Issue + "-" + time.Now().UTC().Format("20060102T150405Z")
-	return ref, e.Repo.UpdateRef(e.Ctx, ref, target, "", "git tdd abort #"+w.Issue)
+	ref, err := e.newBackupRef(w.Issue)
+	if err != nil {
+		return "", err
+	}
+	return ref, e.Repo.UpdateRef(e.Ctx, ref, target, "", command+" #"+w.Issue)
 }
+
+// newBackupRef names a backup of issue: refs/tdd/backup/<issue>-<time>, with
+// -2, -3 … after it when one of that second exists.
+func (e *Env) newBackupRef(issue string) (string, error) {
+	ref := BackupPrefix + issue + "-" + time.Now().UTC().Format(backupTime)
+	for n := 2; ; n++ {
+		if _, ok, err := e.Repo.RefValue(e.Ctx, ref); err != nil || !ok {
+			return ref, err
+		}
+		ref = fmt.Sprintf("%s%s-%s-%d", BackupPrefix, issue, time.Now().UTC().Format(backupTime), n)
+	}
+}
+
+// backupTime is how a backup ref's name says when it was made.
+const backupTime = "20060102T150405Z"
 
 // survivor is a repository to run git from after the worktree is removed:
 // the command's own, unless it runs inside that worktree, then the main

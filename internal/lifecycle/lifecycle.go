@@ -35,14 +35,36 @@ type Env struct {
 	Last    *GateResult // the last gate's result, printed or not
 }
 
-var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var (
+	issueName   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+	issueNumber = regexp.MustCompile(`^[1-9][0-9]{0,17}$`)
+)
 
 // CheckIssue refuses an issue name that cannot be part of a branch and a path.
 func CheckIssue(issue string) error {
 	if !issueName.MatchString(issue) || strings.Contains(issue, "..") || strings.HasSuffix(issue, ".lock") {
-		return exitcode.New(exitcode.Usage, "invalid issue %q: use letters, digits, '.', '_' and '-', like 87 or PROJ-12", issue)
+		return exitcode.New(exitcode.Usage, "invalid issue %q: an issue is a positive integer (87), or a name of letters, digits, '.', '_' and '-' that the [issue] pattern of .git-tdd.toml matches", issue)
 	}
 	return nil
+}
+
+// CheckIssueNumber refuses what is not an issue: an issue is a positive
+// integer without leading zeros (87), or a name that pattern, [issue] pattern
+// anchored (config.Issue.Matcher), matches whole; either way one CheckIssue
+// accepts, since it is part of a branch and a path.
+func CheckIssueNumber(issue string, pattern *regexp.Regexp) error {
+	if err := CheckIssue(issue); err != nil {
+		return err
+	}
+	if issueNumber.MatchString(issue) || pattern != nil && pattern.MatchString(issue) {
+		return nil
+	}
+	const what = "invalid issue %q: an issue is a positive integer (87), or a name the [issue] pattern of .git-tdd.toml matches"
+	if pattern == nil {
+		return exitcode.New(exitcode.Usage, what+" (no [issue] pattern is set)", issue).
+			WithHint("for names like PROJ-12, commit [issue] pattern = \"PROJ-[0-9]+\" in .git-tdd.toml")
+	}
+	return exitcode.New(exitcode.Usage, what+" whole: %s", issue, term.Line(pattern.String(), 120))
 }
 
 // Find returns the workflow of issue, or, when issue is "", the one whose
@@ -53,7 +75,7 @@ func (e *Env) Find(issue string) (*state.Workflow, *state.State, error) {
 		return nil, nil, exitcode.With(exitcode.Usage, err).WithHint("inspect or repair %s; it is never reset behind your back", e.Store.Path())
 	}
 	if issue != "" {
-		w := st.Workflows[issue]
+		w := st.Lookup(issue)
 		if w == nil {
 			return nil, nil, exitcode.New(exitcode.Usage, "there is no workflow for issue %s", issue).WithHint("git tdd list shows them; git tdd start %s begins one", issue)
 		}
@@ -93,7 +115,7 @@ func (e *Env) active(issue string) (*state.Workflow, error) {
 		return nil, err
 	}
 	if !w.Active() {
-		return nil, exitcode.New(exitcode.Usage, "issue %s is %s", w.Issue, w.Phase).WithHint("git tdd start %s begins it again", w.Issue)
+		return nil, exitcode.New(exitcode.Usage, "issue %s is %s", w.Issue, w.Phase).WithHint("git tdd start %s --again begins it again", w.Issue)
 	}
 	if _, err := os.Stat(w.Worktree); err != nil {
 		return nil, exitcode.New(exitcode.Usage, "the worktree of issue %s is gone: %s", w.Issue, w.Worktree).
@@ -102,10 +124,11 @@ func (e *Env) active(issue string) (*state.Workflow, error) {
 	return w, nil
 }
 
-// update changes the workflow of issue under the state lock.
+// update changes the workflow of issue under the state lock: the one in
+// progress (state.Lookup), which is the one every gate works on.
 func (e *Env) update(issue string, fn func(w *state.Workflow) error) error {
 	return e.Store.Update(e.Ctx, func(st *state.State) error {
-		w := st.Workflows[issue]
+		w := st.Lookup(issue)
 		if w == nil {
 			return fmt.Errorf("the workflow of issue %s disappeared from %s", issue, e.Store.Path())
 		}

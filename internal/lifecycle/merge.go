@@ -137,6 +137,9 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 	if err != nil {
 		return nil, exitcode.New(exitcode.Refused, "the branch %s is gone; nothing was merged", w.Branch)
 	}
+	if err := e.offBranch(w, branchTip); err != nil {
+		return nil, err
+	}
 	fork, err := e.Repo.MergeBase(e.Ctx, baseTip, branchTip)
 	if err != nil {
 		return nil, exitcode.With(exitcode.Refused, err)
@@ -273,7 +276,11 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (st
 	ignored := e.ignoredIn(w)
 	repo, moved := e.survivor(w)
 	removed := "removed " + w.Worktree
-	if err := repo.RemoveWorktree(e.Ctx, w.Worktree, false); err != nil {
+	saved, err := e.saveBeyondMerge(w)
+	if err != nil {
+		term.Warn(e.Err, "git-tdd", "could not save what the worktree holds beyond the merge, so it is kept: %v", err)
+		removed, moved, ignored = "kept "+w.Worktree, "", nil
+	} else if err := repo.RemoveWorktree(e.Ctx, w.Worktree, false); err != nil {
 		term.Warn(e.Err, "git-tdd", "could not remove the worktree %s: %v", w.Worktree, err)
 		removed, moved, ignored = "kept "+w.Worktree, "", nil
 	}
@@ -295,6 +302,11 @@ func (e *Env) land(w *state.Workflow, plan *mergePlan, rep *analysis.Report) (st
 		if len(ignored) > 0 {
 			fmt.Fprintf(e.Out, "deleted %s git ignores, with the worktree: %s\n", term.Count(len(ignored), "entry", "entries"), listed(ignored))
 		}
+		if saved != "" {
+			fmt.Fprintf(e.Out, "saved what the worktree held beyond the merge as %s\nsee it with: git log --graph %s --not %s\n", saved, saved, w.Base)
+		}
+	} else if saved != "" {
+		fmt.Fprintf(e.Err, "git-tdd: saved what the worktree held beyond the merge as %s\n", saved)
 	}
 	e.gone(moved)
 	return commit, nil

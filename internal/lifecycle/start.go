@@ -27,6 +27,12 @@ type StartOptions struct {
 	Context []string // files the agent will be given
 	Dir     string   // where the worktree goes; "" is [worktree] dir
 	Subject string   // for the merge commit; "" takes the LLD's title
+	// Again starts an issue whose earlier workflows were merged or aborted: a
+	// new workflow, recorded beside them (state.State.NextName).
+	Again bool
+	// Resume is a backup abort (or merge) saved, refs/tdd/backup/<issue>-<time>:
+	// the workflow starts again from it (start --from).
+	Resume string
 	// Count counts tokens for the context budget; nil skips that check.
 	Count contextcheck.Counter
 }
@@ -42,8 +48,11 @@ func (e *Env) Start(o StartOptions) error {
 	if err != nil {
 		return exitcode.Wrap(exitcode.Usage, err)
 	}
-	if w := st.Workflows[o.Issue]; w != nil && w.Active() {
-		return exitcode.New(exitcode.Usage, "issue %s is already active (%s): its worktree is %s on branch %s", o.Issue, w.Phase, w.Worktree, w.Branch)
+	if err := notActive(st, o.Issue); err != nil {
+		return err
+	}
+	if o.Resume != "" {
+		return e.resume(o, st)
 	}
 	base, from, baseCommit, err := e.base(o)
 	if err != nil {
@@ -53,13 +62,19 @@ func (e *Env) Start(o StartOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := checkIssueOf(cfg, o.Issue); err != nil {
+		return err
+	}
+	if err := startedBefore(st, o); err != nil {
+		return err
+	}
 	lld, subject, err := e.checkContext(cfg, o)
 	if err != nil {
 		return err
 	}
-	branch := strings.ReplaceAll(cfg.Worktree.Branch, "{issue}", o.Issue)
-	if err := e.Repo.CheckBranchName(e.Ctx, branch); err != nil {
-		return exitcode.With(exitcode.Usage, err)
+	branch, err := e.newBranch(cfg, o.Issue)
+	if err != nil {
+		return err
 	}
 	if _, err := mergeSubject(&state.Workflow{Issue: o.Issue, Subject: subject, Branch: branch}); err != nil {
 		hint := "give it one line of printable text with --subject"
@@ -67,9 +82,6 @@ func (e *Env) Start(o StartOptions) error {
 			hint = "the subject is the LLD's title; give another with --subject"
 		}
 		return exitcode.With(exitcode.Usage, err).WithHint("%s; nothing was started", hint)
-	}
-	if _, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+branch); err == nil {
-		return exitcode.New(exitcode.Usage, "branch %s already exists", branch).WithHint("delete it (git branch -D %s), or set [worktree] branch", branch)
 	}
 	dir, err := e.worktreeDir(cfg, o)
 	if err != nil {
@@ -93,29 +105,105 @@ func (e *Env) Start(o StartOptions) error {
 	now := time.Now().UTC().Truncate(time.Second)
 	w := &state.Workflow{Issue: o.Issue, Phase: state.PhaseStarted, Branch: branch, Base: base, From: from, BaseCommit: baseCommit,
 		Worktree: dir, Subject: subject, LLD: lld, Context: o.Context, Started: now, Updated: now}
-	err = e.Store.Update(e.Ctx, func(st *state.State) error {
-		if old := st.Workflows[o.Issue]; old != nil && old.Active() {
-			return exitcode.New(exitcode.Usage, "issue %s was started by another command meanwhile: %s", o.Issue, old.Worktree)
-		}
-		if st.Workflows == nil {
-			st.Workflows = map[string]*state.Workflow{}
-		}
-		st.Workflows[o.Issue] = w
-		return nil
-	})
-	if err != nil {
+	if err := e.record(w, o); err != nil {
 		undo()
 		return err
 	}
-	e.audit(state.AuditEntry{Command: "tdd start", Issue: o.Issue, Path: dir, Parent: baseCommit, Outcome: "started", Detail: branch + " from " + w.StartPoint() + " into " + base})
+	e.audit(state.AuditEntry{Command: "tdd start", Issue: o.Issue, Path: dir, Parent: baseCommit, Outcome: "started", Detail: branch + " from " + w.StartPoint() + " into " + base + " as " + w.Name})
 	if from != "" {
 		fmt.Fprintf(e.Err, "git-tdd: started #%s on %s from %s (%s); it merges into %s\n", o.Issue, branch, from, short(baseCommit), base)
 	} else {
 		fmt.Fprintf(e.Err, "git-tdd: started #%s on %s from %s (%s)\n", o.Issue, branch, base, short(baseCommit))
 	}
+	if w.Name != w.Issue {
+		fmt.Fprintf(e.Err, "git-tdd: recorded as %s beside the earlier workflows of #%s (git tdd list)\n", w.Name, w.Issue)
+	}
 	fmt.Fprintf(e.Err, "git-tdd: write failing tests there, then run: git tdd red\n")
 	fmt.Fprintln(e.Out, dir)
 	return nil
+}
+
+// newBranch is the issue's branch ([worktree] branch), which must be a valid
+// name and not exist yet.
+func (e *Env) newBranch(cfg *config.Config, issue string) (string, error) {
+	branch := strings.ReplaceAll(cfg.Worktree.Branch, "{issue}", issue)
+	if err := e.Repo.CheckBranchName(e.Ctx, branch); err != nil {
+		return "", exitcode.With(exitcode.Usage, err)
+	}
+	if _, err := e.Repo.ResolveCommit(e.Ctx, "refs/heads/"+branch); err == nil {
+		return "", exitcode.New(exitcode.Usage, "branch %s already exists", branch).WithHint("delete it (git branch -D %s), or set [worktree] branch", branch)
+	}
+	return branch, nil
+}
+
+// notActive refuses to start an issue that has a workflow in progress.
+func notActive(st *state.State, issue string) error {
+	if w := st.ActiveOf(issue); w != nil {
+		return exitcode.New(exitcode.Usage, "issue %s is already active (%s): its worktree is %s on branch %s", issue, w.Phase, w.Worktree, w.Branch)
+	}
+	return nil
+}
+
+// checkIssueOf applies [issue] pattern of cfg to issue (CheckIssueNumber).
+func checkIssueOf(cfg *config.Config, issue string) error {
+	pattern, err := cfg.Issue.Matcher()
+	if err != nil {
+		return exitcode.With(exitcode.Usage, err)
+	}
+	return CheckIssueNumber(issue, pattern)
+}
+
+// startedBefore refuses, without --again, an issue whose earlier workflows
+// were merged or aborted: starting it again is a decision, and their records
+// stay as they ended.
+func startedBefore(st *state.State, o StartOptions) error {
+	history := st.History(o.Issue)
+	if len(history) == 0 || o.Again {
+		return nil
+	}
+	lines := make([]string, len(history))
+	for i, w := range history {
+		lines[i] = "  " + ended(w)
+	}
+	return exitcode.New(exitcode.Usage, "issue %s was started before, and its history is kept; nothing was started", o.Issue).
+		WithDetail(lines...).
+		WithHint("git tdd start %s --again starts it again, recorded as %s beside the earlier ones; git tdd start %s --from <backup> resumes an aborted one from its backup",
+			o.Issue, st.NextName(o.Issue), o.Issue)
+}
+
+// ended says how a workflow of the history ended, in a line.
+func ended(w *state.Workflow) string {
+	line := fmt.Sprintf("#%s %s", w.Name, w.Phase)
+	switch {
+	case w.Phase == state.PhaseMerged && w.Merged != "":
+		line += " as " + short(w.Merged)
+	case w.Phase == state.PhaseAborted && w.Backup != "":
+		line += ", saved as " + w.Backup
+	}
+	if !w.Updated.IsZero() {
+		line += " on " + w.Updated.Format("2006-01-02")
+	}
+	return line
+}
+
+// record writes a new workflow into state.toml under the next name of its
+// issue, checking again under the lock that none is active and, without
+// --again, that the issue has no history.
+func (e *Env) record(w *state.Workflow, o StartOptions) error {
+	return e.Store.Update(e.Ctx, func(st *state.State) error {
+		if old := st.ActiveOf(w.Issue); old != nil {
+			return exitcode.New(exitcode.Usage, "issue %s was started by another command meanwhile: %s", w.Issue, old.Worktree)
+		}
+		if err := startedBefore(st, o); err != nil {
+			return err
+		}
+		if st.Workflows == nil {
+			st.Workflows = map[string]*state.Workflow{}
+		}
+		w.Name = st.NextName(w.Issue)
+		st.Workflows[w.Name] = w
+		return nil
+	})
 }
 
 // base resolves where the branch starts (--base: any commit-ish) and the

@@ -14,6 +14,7 @@ import (
 // Status is a workflow as status --json and list --json print it.
 type Status struct {
 	Issue      string    `json:"issue"`
+	Name       string    `json:"name"` // the record: the issue, or <issue>-N for its Nth workflow
 	Phase      string    `json:"phase"`
 	Branch     string    `json:"branch"`
 	Base       string    `json:"base"`
@@ -53,7 +54,11 @@ func StatusOf(w *state.Workflow) Status {
 	if failing == nil {
 		failing = []string{}
 	}
-	return Status{Issue: w.Issue, Phase: w.Phase, Branch: w.Branch, Base: w.Base, From: w.From, BaseCommit: w.BaseCommit,
+	name := w.Name
+	if name == "" {
+		name = w.Issue
+	}
+	return Status{Name: name, Issue: w.Issue, Phase: w.Phase, Branch: w.Branch, Base: w.Base, From: w.From, BaseCommit: w.BaseCommit,
 		Worktree: w.Worktree, Subject: w.Subject, Red: RedJSON{w.Red.Commit, failing}, Green: GreenJSON{w.Green.Commit},
 		Attempts: Attempts{w.Attempts.Red, w.Attempts.Green}, Started: w.Started, Updated: w.Updated, Merged: w.Merged, Backup: w.Backup}
 }
@@ -99,7 +104,7 @@ func (e *Env) showActive(st *state.State, asJSON bool) error {
 	}
 	fmt.Fprintln(e.Out, "active workflows (name one for its details: git tdd status <issue>):")
 	for _, w := range active {
-		fmt.Fprintf(e.Out, "#%-8s %-8s %-24s %s\n", w.Issue, w.Phase, w.Branch, w.Worktree)
+		fmt.Fprintf(e.Out, "#%-8s %-8s %-24s %s\n", w.Name, w.Phase, w.Branch, w.Worktree)
 	}
 	return nil
 }
@@ -137,7 +142,7 @@ func (e *Env) List(asJSON bool) error {
 		fmt.Fprintln(e.Out, "No workflows; start one with: git tdd start <issue>")
 	}
 	for _, w := range ws {
-		fmt.Fprintf(e.Out, "#%-8s %-8s %-24s %s\n", w.Issue, w.Phase, w.Branch, w.Worktree)
+		fmt.Fprintf(e.Out, "#%-8s %-8s %-24s %s\n", w.Name, w.Phase, w.Branch, w.Worktree)
 	}
 	return nil
 }
@@ -150,7 +155,7 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 func printStatus(out io.Writer, w *state.Workflow) {
-	fmt.Fprintf(out, "#%s  %s  %s from %s (%s)", w.Issue, w.Phase, w.Branch, w.StartPoint(), short(w.BaseCommit))
+	fmt.Fprintf(out, "#%s  %s  %s from %s (%s)", w.Name, w.Phase, w.Branch, w.StartPoint(), short(w.BaseCommit))
 	if w.From != "" {
 		fmt.Fprintf(out, ", merging into %s", w.Base)
 	}

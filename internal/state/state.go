@@ -201,9 +201,14 @@ func (st *State) check() error {
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
-		if err := st.Workflows[key].check(key); err != nil {
+		w := st.Workflows[key]
+		if w == nil {
+			return fmt.Errorf("workflow %q is empty", key)
+		}
+		if err := w.check(key); err != nil {
 			return err
 		}
+		w.Name = key
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -20,8 +21,14 @@ const (
 	PhaseAborted = "aborted"
 )
 
-// Workflow is one issue's TDD lifecycle.
+// Workflow is one TDD lifecycle of an issue. An issue started again after a
+// merge or an abort (start --again, start --from) has one workflow a time,
+// each its own record: the first is named after the issue ("87"), the next
+// ones "87-2", "87-3" (RecordName), so the history stays as it ended.
 type Workflow struct {
+	// Name is the record's key in state.toml: the issue, or issue-N for the
+	// Nth workflow of the issue. Set when read; never written as a field.
+	Name       string    `toml:"-"`
 	Issue      string    `toml:"issue"`
 	Phase      string    `toml:"phase"`
 	Branch     string    `toml:"branch"`
@@ -51,8 +58,11 @@ var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 // human's terminal (merge's question, status): an ESC c there clears the
 // screen right where the human decides.
 func (w *Workflow) check(key string) error {
-	if !issueName.MatchString(w.Issue) || key != w.Issue {
+	if !issueName.MatchString(w.Issue) {
 		return fmt.Errorf("workflow %q: invalid issue %q", key, w.Issue)
+	}
+	if _, ok := RecordNumber(key, w.Issue); !ok {
+		return fmt.Errorf("workflow %q: not a record name of issue %q (%s, or %s-N from 2 up)", key, w.Issue, w.Issue, w.Issue)
 	}
 	fields := append([]string{w.Phase, w.Branch, w.Base, w.From, w.BaseCommit, w.Worktree, w.Subject, w.LLD,
 		w.Red.Commit, w.Green.Commit, w.Merged, w.Backup}, w.Context...)
@@ -128,14 +138,102 @@ func (s *State) ActiveBranches() map[string]bool {
 	return out
 }
 
-// SortedWorkflows returns the workflows in issue order.
+// SortedWorkflows returns the workflows in issue order, each issue's in the
+// order they were started.
 func (s *State) SortedWorkflows() []*Workflow {
 	out := make([]*Workflow, 0, len(s.Workflows))
-	for _, w := range s.Workflows {
+	for name, w := range s.Workflows {
+		w.Name = name
 		out = append(out, w)
 	}
-	sort.Slice(out, func(i, j int) bool { return issueLess(out[i].Issue, out[j].Issue) })
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Issue != b.Issue {
+			return issueLess(a.Issue, b.Issue)
+		}
+		na, _ := RecordNumber(a.Name, a.Issue)
+		nb, _ := RecordNumber(b.Name, b.Issue)
+		return na < nb
+	})
 	return out
+}
+
+// RecordName names the nth workflow of issue: the issue itself for the
+// first, "<issue>-<n>" for the next ones.
+func RecordName(issue string, n int) string {
+	if n <= 1 {
+		return issue
+	}
+	return issue + "-" + strconv.Itoa(n)
+}
+
+// RecordNumber is the inverse of RecordName: which workflow of issue the
+// record name is (1 for the issue itself); ok is false when name is no record
+// name of issue.
+func RecordNumber(name, issue string) (n int, ok bool) {
+	if name == issue {
+		return 1, true
+	}
+	digits, found := strings.CutPrefix(name, issue+"-")
+	if !found || !isDigits(digits) || digits[0] == '0' || len(digits) > 6 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 2 {
+		return 0, false
+	}
+	return n, true
+}
+
+// ActiveOf is the workflow of issue in progress, or nil (start allows one a time).
+func (s *State) ActiveOf(issue string) *Workflow {
+	for _, w := range s.SortedWorkflows() {
+		if w.Issue == issue && w.Active() {
+			return w
+		}
+	}
+	return nil
+}
+
+// Lookup is the workflow a name on the command line means: the issue's
+// workflow in progress, else the record of that name ("87" is the first
+// workflow of issue 87, "87-2" the second); nil when there is none.
+func (s *State) Lookup(name string) *Workflow {
+	if w := s.ActiveOf(name); w != nil {
+		return w
+	}
+	if w := s.Workflows[name]; w != nil {
+		w.Name = name
+		return w
+	}
+	return nil
+}
+
+// History is every workflow of issue, in the order they were started.
+func (s *State) History(issue string) []*Workflow {
+	var out []*Workflow
+	for _, w := range s.SortedWorkflows() {
+		if w.Issue == issue {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// NextName is the record name the next workflow of issue gets: the issue
+// itself for its first, else one past the last of its history (never a name
+// in use, whatever issue holds it).
+func (s *State) NextName(issue string) string {
+	n := 1
+	for _, w := range s.History(issue) {
+		if k, ok := RecordNumber(w.Name, issue); ok && k >= n {
+			n = k + 1
+		}
+	}
+	for s.Workflows[RecordName(issue, n)] != nil {
+		n++
+	}
+	return RecordName(issue, n)
 }
 
 // issueLess orders issue names numerically when both are numbers.
