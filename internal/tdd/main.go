@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/sandbox"
 )
 
 // CLI is git tdd's command tree.
@@ -39,6 +40,12 @@ were not weakened, and a merge that a human approves on the terminal.`
 
 // Main runs git tdd and returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == sandbox.HelperCommand {
+		// git-tdd started again to confine a program: not a command of the
+		// tree, and nothing of git-tdd's (its subreaper flag, its signal
+		// handlers) may reach the program it executes
+		return sandbox.Helper(args[1:], stderr)
+	}
 	return cmdline.Run(app(), args, stdin, stdout, stderr)
 }
 

@@ -1,0 +1,140 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// HelperCommand is the hidden command that git-tdd runs itself as to confine
+// a program (see Helper). It is in no help and no completion.
+const HelperCommand = "__sandbox-exec"
+
+// Wrapped is a command rewritten to start through the helper.
+type Wrapped struct {
+	policy, report *os.File // the helper's ends, which this process closes once it started
+	reply          *os.File // this process's end of the report pipe
+}
+
+// Wrap rewrites cmd, already set up (Path or Args, Dir, Env, standard files,
+// ExtraFiles), to run confined by p: it starts git-tdd's helper, which reads
+// p, the program and its environment from a pipe added to ExtraFiles,
+// restricts itself and execs the program, as the same process. The program is
+// looked up in the PATH of its own environment. Wrap refuses (exit 2, naming
+// --no-sandbox) where this machine cannot enforce p. cmd is then started as
+// any command, with confine.Start or otherwise; call Started once it has
+// started or failed to, and Err once it has exited.
+func (p Policy) Wrap(cmd *exec.Cmd) (*Wrapped, error) {
+	if cmd.Process != nil {
+		return nil, errors.New("sandbox: the command has already started")
+	}
+	if len(cmd.Args) == 0 {
+		return nil, errors.New("sandbox: the command has no arguments")
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	st, err := Probe()
+	if err != nil {
+		return nil, err
+	}
+	if err := st.Check(p); err != nil {
+		return nil, err
+	}
+	exe, err := self()
+	if err != nil {
+		return nil, err
+	}
+	m := message{Policy: p, Path: program(cmd), Args: cmd.Args, Env: cmd.Environ()}
+	data, err := m.encode()
+	if err != nil {
+		return nil, err
+	}
+	w, err := newWrapped(data)
+	if err != nil {
+		return nil, err
+	}
+	n := len(cmd.ExtraFiles)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, w.policy, w.report)
+	cmd.Path = exe
+	cmd.Args = []string{filepath.Base(os.Args[0]), HelperCommand, strconv.Itoa(3 + n), strconv.Itoa(4 + n)}
+	cmd.Env = []string{}
+	cmd.Err = nil // the program is looked up by the helper, in its own PATH
+	return w, nil
+}
+
+// program is what the helper runs: the name cmd was made with, to be looked
+// up in the program's own PATH, or the path it was given.
+func program(cmd *exec.Cmd) string {
+	name := cmd.Args[0]
+	if cmd.Path == "" || !strings.Contains(name, "/") && (cmd.Path == name || filepath.Base(cmd.Path) == name) {
+		return name
+	}
+	return cmd.Path
+}
+
+// newWrapped makes the two pipes and writes the policy, whole, before the
+// helper starts: a pipe that cannot hold it is made larger.
+func newWrapped(data []byte) (*Wrapped, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	rr, rw, err := os.Pipe()
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, err
+	}
+	w := &Wrapped{policy: pr, report: rw, reply: rr}
+	err = fitPipe(pw, len(data))
+	if err == nil {
+		_, err = pw.Write(data)
+	}
+	if cerr := pw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		w.Started()
+		rr.Close()
+		return nil, fmt.Errorf("sandbox: writing the policy: %w", err)
+	}
+	return w, nil
+}
+
+// Started closes this process's copies of the helper's ends: call it once the
+// command has started, or failed to.
+func (w *Wrapped) Started() {
+	w.policy.Close()
+	w.report.Close()
+}
+
+// RefusedError is the helper's refusal to run the program: the sandbox could
+// not be set up, or the program could not be started in it. The program did
+// not run.
+type RefusedError struct {
+	Message string
+}
+
+func (e *RefusedError) Error() string { return e.Message }
+
+// Err says whether the helper refused: a *RefusedError, or nil when it ran
+// the program (whose own exit is what Wait returns). Called after Started, it
+// waits until the helper has executed the program or given up; a command that
+// failed to start has nil.
+func (w *Wrapped) Err() error {
+	defer w.reply.Close()
+	data, err := io.ReadAll(io.LimitReader(w.reply, 64<<10))
+	if err != nil {
+		return fmt.Errorf("sandbox: reading the helper's report: %w", err)
+	}
+	if len(data) > 0 {
+		return &RefusedError{Message: strings.TrimSpace(string(data))}
+	}
+	return nil
+}
