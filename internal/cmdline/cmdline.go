@@ -40,6 +40,7 @@ type Env struct {
 	Stderr io.Writer
 	Getenv func(string) string
 	*Globals
+	warned map[string]bool // the warnings given once (warnOnce)
 }
 
 // Dir is the directory to run in.
