@@ -69,7 +69,9 @@ report --json: {tree, base, files: [{path, old_path, status, binary, submodule, 
 status --json: {hooks: {dir, installed, strict, missing: [hooks], chained: [hooks], managers: [lefthook, pre-commit or husky]}, signing: {format, signing_key, commit_gpgsign, ready, missing, listed: true, false or null when unknown}, allowed_signers ("" when none), staged_tree, base ("" before the first commit), staged, approval: null or {tree, parent, time, message, flagged, by, source}}.
 
 verify --json: {range, signers ("" when signatures are not required), base, commits: [{commit, subject, ok, problem ("" when it holds), signature (git's %G?, when required), signer}], failed (how many do not hold)}. Exit 1 when one does not.`},
-			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
+			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table) + `
+
+A command run in a directory that no longer exists (a shell left in a worktree that git tdd merge or abort removed) exits 2 and says so: the worktree is gone, which workflow's it was, and where the main checkout is (hint: cd MAIN), when the repository it belonged to can be found from the directory's path; otherwise that the current directory no longer exists.`},
 			{Title: "FILES", Body: `$(git rev-parse --git-common-dir)/tdd/state.toml holds approvals, reviewed commits and git tdd workflows, shared by every worktree and written under a lock.
 
 $(git rev-parse --git-common-dir)/tdd/audit.jsonl has a JSON line for every approval, rejection and refusal.

@@ -85,7 +85,9 @@ red, green and merge --json print one object, passed or not: issue; gate (red, g
 verify --json: {range, merges: [{commit, issue, subject, ok, proved: null or {red, failing, passing}, problem ("" when it holds), details: [lines], exit_code}], failed: [the issues, or commits, that do not hold]}.
 
 context, patch, run and issue list have their own --json, described with them.`},
-			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table)},
+			{Title: "EXIT STATUS", Body: manpage.Table(exitcode.Table) + `
+
+A command run in a directory that no longer exists (a shell left in a worktree that git tdd merge or abort removed) exits 2 and says so: the worktree is gone, which workflow's it was, and where the main checkout is (hint: cd MAIN), when the repository it belonged to can be found from the directory's path; otherwise that the current directory no longer exists.`},
 			{Title: "FILES", Body: `.git-tdd.toml at the top of the repository configures the test command, the worktrees, the thresholds, the agent and the issue workflow; every key is optional and an unknown key is an error naming the file and line.
 
 $(git rev-parse --git-common-dir)/tdd/state.toml holds the workflows by issue and the issue-drafting workflows by name, shared by every worktree: where things are, never proof; $(git rev-parse --git-common-dir)/tdd/audit.jsonl logs every operation that changed, or refused to change, something; $(git rev-parse --git-common-dir)/tdd/pending/ keeps content an unattended write could not put in place.`},
