@@ -132,8 +132,9 @@ func benchRedNamed(r *runner) error {
 	}
 	bare, red := t[0].median(), t[1].median()
 	ratio := float64(red) / float64(bare)
-	fmt.Printf("named    red, [test] command naming its file (%s, 302 tests): bare %v, git tdd red %v: %.2f× (goal ≤ 1.2×) %s\n",
-		strings.Join(command, " "), round(bare), round(red), ratio, verdict(ratio <= 1.2))
+	cpu := float64(t[1].medianCPU()) / float64(t[0].medianCPU())
+	fmt.Printf("named    red, [test] command naming its file (%s, 302 tests): bare %v, git tdd red %v: %.2f× (goal ≤ 1.2×) %s; processor time %.2f×\n",
+		strings.Join(command, " "), round(bare), round(red), ratio, verdict(ratio <= 1.2), cpu)
 	if ids, want := strings.Fields(string(msg)), "tests/test_more.py::test_div tests/test_more.py::test_mul"; strings.Join(ids, " ") != want {
 		return fmt.Errorf("red on a command that names its file recorded %q, want each failing id once: %s", ids, want)
 	}
