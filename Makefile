@@ -27,8 +27,10 @@ lint:
 	go run $(STATICCHECK) ./...
 
 # Budgets of DESIGN §9, measured as ratios against git in the same run.
+# REPLAY=DIR (a clone of github.com/more-itertools/more-itertools) replays its
+# bug-fixes through git tdd red too.
 bench: build
-	go run ./bench -bin bin
+	go run ./bench -bin bin $(if $(REPLAY),-replay $(REPLAY))
 
 clean:
 	rm -rf bin

@@ -1,7 +1,7 @@
 // Command bench measures the budgets of DESIGN §9: each figure is a ratio against
 // git (or the test runner) measured in the same run on the same data.
 //
-//	go run ./bench -bin bin [-runs 7] [-only report,memory]
+//	go run ./bench -bin bin [-runs 7] [-only report,memory] [-replay ~/src/more-itertools]
 package main
 
 import (
@@ -29,6 +29,8 @@ var benches = []bench{
 	{"hooks", benchHooks},
 	{"verify", benchVerify},
 	{"tdd", benchTDD},
+	{"named", benchRedNamed},
+	{"replay", benchReplay},
 	{"patch", benchPatch},
 	{"context", benchContext},
 	{"gogit", benchGoGit},
@@ -44,6 +46,8 @@ type runner struct {
 	// pipe to show it, and a test runner writes more slowly to a pipe than to
 	// /dev/null, so the bare command gets the same.
 	pipe bool
+	// replay is a clone of more-itertools to replay bug-fixes from (-replay)
+	replay string
 }
 
 func main() {
@@ -51,6 +55,7 @@ func main() {
 	runs := flag.Int("runs", 7, "timed runs of each command (after one warm-up)")
 	only := flag.String("only", "", "comma-separated benchmarks to run (default: all)")
 	keep := flag.Bool("keep", false, "keep the work directory")
+	replay := flag.String("replay", "", "a clone of github.com/more-itertools/more-itertools: replay its bug-fixes through git tdd red")
 	flag.Parse()
 	abs, err := filepath.Abs(*bin)
 	check(err)
@@ -64,7 +69,7 @@ func main() {
 	env := append(os.Environ(), "PATH="+abs+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=b@example.com",
 		"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=b@example.com")
-	r := &runner{bin: abs, work: work, runs: *runs, env: env}
+	r := &runner{bin: abs, work: work, runs: *runs, env: env, replay: *replay}
 	failed := false
 	for _, b := range benches {
 		if *only != "" && !strings.Contains(","+*only+",", ","+b.name+",") {
@@ -111,7 +116,12 @@ func (r *runner) sh(dir string, stdin io.Reader, name string, args ...string) ([
 type timing struct {
 	times []time.Duration
 	hwm   int64 // KiB: the command's own peak resident memory, without its children
+	// cpu is each run's processor time, the processes it waited for included:
+	// what a command costs whatever else the machine runs
+	cpu []time.Duration
 }
+
+func (t timing) medianCPU() time.Duration { return medianOf(t.cpu) }
 
 func (t timing) median() time.Duration {
 	s := append([]time.Duration(nil), t.times...)
@@ -155,6 +165,7 @@ func (r *runner) measure(dir string, cmds [][]string, ok ...int) ([]timing, erro
 			}
 			out[i].times = append(out[i].times, d)
 			out[i].hwm = max(out[i].hwm, hwm)
+			out[i].cpu = append(out[i].cpu, c.ProcessState.UserTime()+c.ProcessState.SystemTime())
 		}
 	}
 	return out, nil

@@ -86,6 +86,61 @@ func benchTDD(r *runner) error {
 	return benchRun(r)
 }
 
+// benchRedNamed: git tdd red when [test] command names its test file, as real
+// projects write it (pytest tests/test_more.py), and the branch adds two
+// failing tests to that file of 300, against bare pytest of the same command
+// (goal ≤ 1.2×, the budget of a scoped red): the file runs once, and each
+// failing id is recorded once.
+func benchRedNamed(r *runner) error {
+	if _, err := exec.LookPath("pytest"); err != nil {
+		fmt.Println("named    skipped: pytest is not installed")
+		return nil
+	}
+	repo := filepath.Join(r.work, "named")
+	var more strings.Builder
+	more.WriteString("import calc\n")
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&more, "\n\ndef test_add_%d():\n    assert calc.add(%d, 1) == %d\n", i, i, i+1)
+	}
+	command := []string{"pytest", "-v", "--tb=short", "tests/test_more.py"}
+	files := map[string]string{"conftest.py": "", "calc/__init__.py": "def add(a, b):\n    return a + b\n",
+		"tests/test_more.py": more.String(), "tests/test_other.py": "def test_other():\n    pass\n",
+		".git-tdd.toml": "[test]\ncommand = [\"" + strings.Join(command, "\", \"") + "\"]\n"}
+	if err := writeTree(repo, files); err != nil {
+		return err
+	}
+	steps := [][]string{{"git", "init", "-q", "-b", "main"}, {"git", "add", "-A"}, {"git", "commit", "-qm", "base"}, {"git", "tdd", "start", "3"}}
+	for _, args := range steps {
+		if out, err := r.sh(repo, nil, args[0], args[1:]...); err != nil {
+			return fmt.Errorf("%s: %v %s", strings.Join(args, " "), err, out)
+		}
+	}
+	wt := repo + "-issue-3"
+	more.WriteString("\n\ndef test_mul():\n    assert calc.mul(2, 3) == 6\n\n\ndef test_div():\n    assert calc.div(6, 3) == 2\n")
+	if err := writeTree(wt, map[string]string{"tests/test_more.py": more.String()}); err != nil {
+		return err
+	}
+	r.pipe = true
+	t, err := r.measure(wt, [][]string{command, {"git", "tdd", "red"}}, 0, 1)
+	r.pipe = false
+	if err != nil {
+		return err
+	}
+	msg, err := r.sh(wt, nil, "git", "log", "-1", "--format=%(trailers:key=TDD-Failing,valueonly)")
+	if err != nil {
+		return err
+	}
+	bare, red := t[0].median(), t[1].median()
+	ratio := float64(red) / float64(bare)
+	cpu := float64(t[1].medianCPU()) / float64(t[0].medianCPU())
+	fmt.Printf("named    red, [test] command naming its file (%s, 302 tests): bare %v, git tdd red %v: %.2f× (goal ≤ 1.2×) %s; processor time %.2f×\n",
+		strings.Join(command, " "), round(bare), round(red), ratio, verdict(ratio <= 1.2), cpu)
+	if ids, want := strings.Fields(string(msg)), "tests/test_more.py::test_div tests/test_more.py::test_mul"; strings.Join(ids, " ") != want {
+		return fmt.Errorf("red on a command that names its file recorded %q, want each failing id once: %s", ids, want)
+	}
+	return nil
+}
+
 // benchReprove: merge's re-proof (the red's tests at the red commit in a
 // temporary worktree, then the whole suite on the merge) against one bare run
 // of the whole suite (goal ≤ 1.3×). git tdd verify runs the same proof without

@@ -40,6 +40,7 @@ type Env struct {
 	Stderr io.Writer
 	Getenv func(string) string
 	*Globals
+	warned map[string]bool // the warnings given once (warnOnce)
 }
 
 // Dir is the directory to run in.
@@ -92,6 +93,9 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 	}
 	if len(args) > 0 && app.Direct[args[0]] != nil {
 		env.Globals = &Globals{Color: "auto"}
+		if err := env.checkCwd(); err != nil {
+			return finish(env, err)
+		}
 		return finish(env, app.Direct[args[0]](env, args[1:]))
 	}
 	defer func() {
@@ -112,6 +116,9 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 		term.PrintError(stderr, app.Prog, didYouMean(err, parser, args))
 		fmt.Fprintf(stderr, "hint: run '%s -h' for usage\n", helpFor(err, app.Usage, args))
 		return exitcode.Usage
+	}
+	if err := env.checkCwd(); err != nil {
+		return finish(env, err)
 	}
 	return finish(env, kctx.Run())
 }

@@ -3,6 +3,7 @@ package cmdline
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -41,7 +42,11 @@ func (e *Env) Config(repo *gitx.Repo, rev string) (*config.Config, error) {
 		data, committed = d, ok
 	}
 	if werr == nil && (!committed || !bytes.Equal(work, data)) {
-		e.Warn("%s has changes that are not committed; they take effect once committed (using %s)", config.FileName, which(committed))
+		msg, err := e.configNotice(repo, rev, work, committed)
+		if err != nil {
+			return nil, err
+		}
+		e.warnOnce(msg)
 	}
 	c, err := config.Parse(data, config.FileName)
 	if err != nil {
@@ -63,6 +68,42 @@ func (e *Env) GateConfig(repo *gitx.Repo, rev string) (*config.Config, error) {
 		return config.Default(), nil
 	}
 	return c, err
+}
+
+// configNotice says why the working tree's .git-tdd.toml (work) is not the
+// one in force at rev: it is not committed; or it is, at HEAD, and rev is a
+// base (a range's, a workflow's) that has none, or another version: a clean CI
+// clone of a range that adds the file has nothing uncommitted.
+func (e *Env) configNotice(repo *gitx.Repo, rev string, work []byte, committed bool) (string, error) {
+	notCommitted := fmt.Sprintf("%s has changes that are not committed; they take effect once committed (using %s)", config.FileName, which(committed))
+	if rev == "" {
+		return notCommitted, nil
+	}
+	head, ok, err := repo.FileAt(e.Ctx, "HEAD", config.FileName)
+	if err != nil || !ok || !bytes.Equal(head, work) {
+		return notCommitted, err
+	}
+	base := rev
+	if id, err := repo.ResolveCommit(e.Ctx, rev); err == nil && len(id) > 12 {
+		base = id[:12]
+	}
+	if !committed {
+		return fmt.Sprintf("the base %s has no %s: the defaults apply", base, config.FileName), nil
+	}
+	return fmt.Sprintf("%s is not the one committed at the base %s: that one applies", config.FileName, base), nil
+}
+
+// warnOnce prints a warning the first time it is given: a command that reads
+// the configuration at the same commit for each of its steps says it once.
+func (e *Env) warnOnce(msg string) {
+	if e.warned[msg] {
+		return
+	}
+	if e.warned == nil {
+		e.warned = map[string]bool{}
+	}
+	e.warned[msg] = true
+	e.Warn("%s", msg)
 }
 
 func which(committed bool) string {

@@ -112,7 +112,7 @@ func (e *Env) runScoped(p *prepared, wt *gitx.Repo, dir string, changed map[stri
 			return nil, err
 		}
 	}
-	s := RedScope(p.cfg, p.branch, changed, blobs)
+	s := RedScope(p.cfg, dir, p.branch, changed, blobs)
 	if s.Scoped() {
 		harness, err := harnessChanges(e.Ctx, wt, p.cfg, p.branch)
 		if err != nil {

@@ -103,6 +103,9 @@ func RouteRed(in RedInput) Verdict {
 			ours = append(ours, t.ID)
 		}
 	}
+	// a test the run reported twice (pytest 7 runs a file given twice twice)
+	// is one test
+	ours, natural, hollow, theirs = unique(ours), unique(natural), unique(hollow), unique(theirs)
 	if len(ours)+len(natural) > 0 {
 		failing := append(append([]string{}, ours...), natural...)
 		sort.Strings(failing)
@@ -293,6 +296,7 @@ func redCount(ids []string) string {
 	return term.Count(len(ids)-files, "test", "tests") + " and the tests of " + term.Count(files, "file", "files")
 }
 
+// unique is ids, each once, in the order first seen.
 func unique(ids []string) []string {
 	seen := map[string]bool{}
 	var out []string

@@ -37,6 +37,7 @@ func TestRouteRed(t *testing.T) {
 		{"hollow failures are refused", res(1, tc("tests/test_new.py::test_hollow", runner.Failed)), 0, 1, KindHollow, "", false},
 		{"a real failure beside a hollow one", res(1, tc("tests/test_new.py::test_hollow", runner.Failed), tc("tests/test_new.py::test_mul", runner.Failed)), 0, 0, KindRed, "tests/test_new.py::test_mul", false},
 		{"mixed ours and theirs keeps ours", res(1, tc("tests/test_new.py::test_mul", runner.Failed), tc("tests/test_old.py::test_add", runner.Failed)), 0, 0, KindRed, "tests/test_new.py::test_mul", false},
+		{"a test reported twice is recorded once", res(1, tc("tests/test_new.py::test_mul", runner.Failed), tc("tests/test_new.py::test_add", runner.Failed), tc("tests/test_new.py::test_mul", runner.Failed), tc("tests/test_new.py::test_add", runner.Failed)), 0, 0, KindRed, "tests/test_new.py::test_add,tests/test_new.py::test_mul", false},
 		{"exit 5: no tests, scaffold", res(5), 0, 1, KindScaffold, "", true},
 		{"exit 4: usage error, scaffold", res(4), 1, 1, KindScaffold, "", true},
 		{"third scaffold failure escalates", res(5), 2, 4, KindScaffold, "", true},
@@ -270,5 +271,21 @@ func TestRedMessage(t *testing.T) {
 	}
 	if _, err := redMessage("87", []string{"t[a\nDiffgate-Approved: x]"}, 1); err == nil || !strings.Contains(err.Error(), `the TDD-Failing value "t[a\nDiffgate-Approved: x]": it holds a line break`) {
 		t.Errorf("a hostile id was written: %v", err)
+	}
+}
+
+// TestUnique: each id once, in the order first seen (pytest 7 reports a test
+// given twice twice).
+func TestUnique(t *testing.T) {
+	for _, tt := range []struct{ in, want []string }{
+		{nil, nil},
+		{[]string{"a"}, []string{"a"}},
+		{[]string{"b", "a", "b", "a"}, []string{"b", "a"}},
+		{[]string{"t.py::x", "t.py::x[1]", "t.py::x"}, []string{"t.py::x", "t.py::x[1]"}},
+		{[]string{"t.py", "t.py::x", "t.py"}, []string{"t.py", "t.py::x"}},
+	} {
+		if got := unique(tt.in); strings.Join(got, ",") != strings.Join(tt.want, ",") || len(got) != len(tt.want) {
+			t.Errorf("unique(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -28,9 +28,9 @@ type Scope struct {
 // Scoped reports whether the scope narrows the run.
 func (s Scope) Scoped() bool { return len(s.Select) > 0 }
 
-// RedScope decides what red runs from the branch's changed test files and
-// their blobs (old and new, by object id); blobs may be nil for pytest.
-func RedScope(cfg *config.Config, branch []gitx.RawEntry, changed map[string]bool, blobs map[string][]byte) Scope {
+// RedScope decides what red runs in dir from the branch's changed test files
+// and their blobs (old and new, by object id); blobs may be nil for pytest.
+func RedScope(cfg *config.Config, dir string, branch []gitx.RawEntry, changed map[string]bool, blobs map[string][]byte) Scope {
 	if cfg.Test.RedScope == "all" {
 		return Scope{Why: "red_scope = \"all\""}
 	}
@@ -41,19 +41,21 @@ func RedScope(cfg *config.Config, branch []gitx.RawEntry, changed map[string]boo
 	sort.Strings(files)
 	switch cfg.Test.Runner {
 	case "pytest":
-		return pytestScope(cfg.Test.Command, files)
+		return pytestScope(cfg.Test.Command, dir, files)
 	case "go":
 		return goScope(branch, files, blobs)
 	}
 	return Scope{Why: "the " + cfg.Test.Runner + " runner cannot run a part of the suite"}
 }
 
-func pytestScope(command, files []string) Scope {
+// pytestScope keeps to the paths the command names, so that red never runs a
+// test the whole suite would not; the runner puts the selection in their place.
+func pytestScope(command []string, dir string, files []string) Scope {
 	var sel []string
-	roots := pytestPaths(command)
+	roots := runner.PytestPaths(command, dir)
 	for _, f := range files {
 		base := path.Base(f)
-		if !strings.HasSuffix(f, ".py") || base == "conftest.py" || base == "__init__.py" || !under(f, roots) {
+		if !strings.HasSuffix(f, ".py") || base == "conftest.py" || base == "__init__.py" || !runner.PytestOverlaps(roots, f) {
 			continue
 		}
 		sel = append(sel, f)
@@ -62,48 +64,6 @@ func pytestScope(command, files []string) Scope {
 		return Scope{Why: noTestFile(files)}
 	}
 	return Scope{Select: sel, Why: fmt.Sprintf("the %s this branch changed: %s", plural(len(sel), "test file"), strings.Join(sel, " "))}
-}
-
-// pytestValueOptions are pytest's options whose value is the next argument:
-// that argument is not a path to test.
-var pytestValueOptions = map[string]bool{
-	"-k": true, "-m": true, "-p": true, "-c": true, "-o": true, "-W": true, "-r": true, "-n": true,
-	"--tb": true, "--rootdir": true, "--confcutdir": true, "--basetemp": true, "--junitxml": true,
-	"--junit-xml": true, "--deselect": true, "--ignore": true, "--ignore-glob": true, "--maxfail": true,
-	"--durations": true, "--log-level": true, "--import-mode": true, "--cov": true, "--cov-report": true,
-	"--override-ini": true, "--capture": true, "--color": true, "--dist": true,
-}
-
-// pytestPaths are the paths a pytest command names: a scoped run keeps to
-// them, so that red never runs a test the whole suite would not.
-func pytestPaths(command []string) []string {
-	var out []string
-	for i := 1; i < len(command); i++ {
-		a := command[i]
-		if strings.HasPrefix(a, "-") {
-			if pytestValueOptions[a] {
-				i++
-			}
-			continue
-		}
-		a, _, _ = strings.Cut(a, "::")
-		out = append(out, path.Clean(a))
-	}
-	return out
-}
-
-// under reports whether f is one of roots or inside one; no roots is the
-// whole repository.
-func under(f string, roots []string) bool {
-	if len(roots) == 0 {
-		return true
-	}
-	for _, r := range roots {
-		if r == "." || f == r || strings.HasPrefix(f, r+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // goScope runs the test functions that are new or changed in the branch's

@@ -21,6 +21,9 @@ func TestRedScopePytest(t *testing.T) {
 		{"kept to the command's paths", []string{"pytest", "tests/unit", "-k", "other"}, []string{"tests/unit/test_a.py", "tests/e2e/test_b.py", "other/test_c.py"}, []string{"tests/unit/test_a.py"}},
 		{"an option's value is not a path", []string{"pytest", "--rootdir", "x", "-p", "no:foo", "-o", "a=b"}, []string{"tests/test_a.py"}, []string{"tests/test_a.py"}},
 		{"a node id in the command", []string{"pytest", "tests/test_a.py::test_one"}, []string{"tests/test_a.py", "tests/test_b.py"}, []string{"tests/test_a.py"}},
+		{"the file the command names", []string{"pytest", "-v", "tests/test_more.py"}, []string{"tests/test_more.py", "tests/test_b.py"}, []string{"tests/test_more.py"}},
+		{"a directory written ./x/", []string{"pytest", "./tests/unit/", "--deselect", "other/test_c.py::t"}, []string{"tests/unit/test_a.py", "other/test_c.py"}, []string{"tests/unit/test_a.py"}},
+		{"an absolute path inside the worktree", []string{"pytest", "/wt/tests/unit"}, []string{"tests/unit/test_a.py", "tests/e2e/test_b.py"}, []string{"tests/unit/test_a.py"}},
 		{"nothing selectable", []string{"pytest"}, []string{"tests/conftest.py"}, nil},
 		{"no test file", []string{"pytest"}, nil, nil},
 	}
@@ -32,7 +35,7 @@ func TestRedScopePytest(t *testing.T) {
 			for _, f := range tt.changed {
 				changed[f] = true
 			}
-			s := RedScope(cfg, nil, changed, nil)
+			s := RedScope(cfg, "/wt", nil, changed, nil)
 			if !reflect.DeepEqual(s.Select, tt.want) {
 				t.Errorf("Select = %q, want %q (%s)", s.Select, tt.want, s.Why)
 			}
@@ -47,11 +50,11 @@ func TestRedScopeAllAndGeneric(t *testing.T) {
 	cfg := config.Default()
 	changed := map[string]bool{"tests/test_a.py": true}
 	cfg.Test.RedScope = "all"
-	if s := RedScope(cfg, nil, changed, nil); s.Scoped() {
+	if s := RedScope(cfg, "/wt", nil, changed, nil); s.Scoped() {
 		t.Errorf("red_scope = all scoped the run: %+v", s)
 	}
 	cfg.Test.RedScope, cfg.Test.Runner = "changed", "generic"
-	if s := RedScope(cfg, nil, changed, nil); s.Scoped() {
+	if s := RedScope(cfg, "/wt", nil, changed, nil); s.Scoped() {
 		t.Errorf("a generic runner was scoped: %+v", s)
 	}
 }
@@ -67,7 +70,7 @@ func TestRedScopeGo(t *testing.T) {
 	blobs := map[string][]byte{"o1": old, "n1": now, "n2": added}
 	cfg := config.Default()
 	cfg.Test.Runner = "go"
-	s := RedScope(cfg, branch, map[string]bool{"calc/calc_test.go": true, "other/new_test.go": true}, blobs)
+	s := RedScope(cfg, "", branch, map[string]bool{"calc/calc_test.go": true, "other/new_test.go": true}, blobs)
 	if want := []string{"TestAdd", "FuzzParse", "ExampleAdd", "TestNew"}; !reflect.DeepEqual(s.Select, want) {
 		t.Errorf("Select = %q, want %q", s.Select, want)
 	}
@@ -76,7 +79,7 @@ func TestRedScopeGo(t *testing.T) {
 	}
 	// a file whose tests did not change (a helper edited) selects nothing
 	blobs["n1"] = append(append([]byte{}, old...), "\nfunc helper() {}\n"...)
-	s = RedScope(cfg, branch[:1], map[string]bool{"calc/calc_test.go": true}, blobs)
+	s = RedScope(cfg, "", branch[:1], map[string]bool{"calc/calc_test.go": true}, blobs)
 	if s.Scoped() {
 		t.Errorf("unchanged tests were selected: %+v", s)
 	}

@@ -20,6 +20,9 @@ type MergeCheck struct {
 	Problem  string   `json:"problem"` // "" when it holds
 	Details  []string `json:"details"`
 	ExitCode int      `json:"exit_code"`
+	// merge: the commit says it is a git tdd merge (its issue trailer); the
+	// others are on the chain only to be refused
+	merge bool
 }
 
 // VerifyReport is what verify --json prints.
@@ -72,7 +75,7 @@ func (e *Env) Verify(rangeSpec string, all, asJSON bool) error {
 		case len(c.Trailers[MergeTrailer]) > 0:
 			m = e.verifyMerge(c, cfgAt)
 		case all:
-			m = MergeCheck{Commit: c.ID, Subject: c.Subject, Problem: "not a git tdd merge", ExitCode: exitcode.Refused}
+			m = MergeCheck{Commit: c.ID, Subject: c.Subject, Problem: notMerge, ExitCode: exitcode.Refused}
 		default:
 			continue
 		}
@@ -92,10 +95,10 @@ func (e *Env) Verify(rangeSpec string, all, asJSON bool) error {
 			return err
 		}
 	}
-	n := len(rep.Merges)
-	if len(rep.Failed) > 0 {
-		return exitcode.New(exitcode.Refused, "%d of %s in %s cannot be re-proved: %s", len(rep.Failed), term.Count(n, "git tdd merge", "git tdd merges"), spec, strings.Join(rep.Failed, ", "))
+	if err := verifyFailed(rep); err != nil {
+		return err
 	}
+	n := len(rep.Merges)
 	if !asJSON {
 		if n == 0 {
 			fmt.Fprintf(e.Out, "There are no git tdd merges in %s.\n", spec)
@@ -104,6 +107,38 @@ func (e *Env) Verify(rangeSpec string, all, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// notMerge is the problem of a commit --all finds on the chain that no git tdd
+// merge made.
+const notMerge = "not a git tdd merge"
+
+// verifyFailed says what does not hold: the git tdd merges that cannot be
+// re-proved, and apart from them the commits that are not git tdd merges.
+func verifyFailed(rep VerifyReport) error {
+	var merges, failed, others []string
+	for _, m := range rep.Merges {
+		switch {
+		case m.merge:
+			merges = append(merges, m.name())
+			if !m.OK {
+				failed = append(failed, m.name())
+			}
+		case !m.OK:
+			others = append(others, m.name())
+		}
+	}
+	var parts []string
+	if len(failed) > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %s in %s cannot be re-proved: %s", len(failed), term.Count(len(merges), "git tdd merge", "git tdd merges"), rep.Range, strings.Join(failed, ", ")))
+	}
+	if len(others) > 0 {
+		parts = append(parts, fmt.Sprintf("%s in %s %s: %s", term.Count(len(others), "commit", "commits"), rep.Range, term.Pick(len(others), "is not a git tdd merge", "are not git tdd merges"), strings.Join(others, ", ")))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return exitcode.New(exitcode.Refused, "%s", strings.Join(parts, "; "))
 }
 
 // name is how a check is named in the summary: its issue, or its commit.
@@ -139,7 +174,7 @@ func (e *Env) rangeBase(spec string) (string, error) {
 
 // verifyMerge re-proves one merge commit.
 func (e *Env) verifyMerge(c gitx.TrailedCommit, cfgAt string) MergeCheck {
-	m := MergeCheck{Commit: c.ID, Issue: c.Trailers[MergeTrailer][0], Subject: c.Subject}
+	m := MergeCheck{Commit: c.ID, Issue: c.Trailers[MergeTrailer][0], Subject: c.Subject, merge: true}
 	fail := func(err error) MergeCheck {
 		m.Problem = err.Error()
 		m.Details, _ = exitcode.Lines(err)
@@ -201,6 +236,11 @@ func printCheck(e *Env, m MergeCheck) {
 	}
 	if m.OK {
 		fmt.Fprintf(e.Out, "%s %s: proved: %s\n", short(m.Commit), what, m.Proved)
+		return
+	}
+	if !m.merge && m.Problem == notMerge {
+		// nothing to prove: named for what it is
+		fmt.Fprintf(e.Out, "%s %s: %s\n", short(m.Commit), what, notMerge)
 		return
 	}
 	fmt.Fprintf(e.Out, "%s %s: NOT PROVED: %s\n", short(m.Commit), what, term.Message(m.Problem))

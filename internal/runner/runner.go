@@ -121,7 +121,11 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		report = f.Name()
 		f.Close()
 		defer os.Remove(report)
-		argv = append(argv, pytestArgs(s, report)...)
+		cmd, paths := pytestCommand(s.Command, s.Select, s.Dir)
+		argv = append(append([]string{}, cmd...), pytestArgs(s.Dir, paths, report)...)
+		if len(s.Select) > 0 {
+			argv = append(argv, paths...)
+		}
 	case "junit":
 		// a directory of its own, so that the report is fresh and nothing
 		// else can have put a file at its path
@@ -194,20 +198,20 @@ func withReport(list []string, report string) []string {
 	return out
 }
 
-// pytestArgs pin what pytest would otherwise take from outside the worktree,
-// and ask for the report: xunit1 carries each test's file; the root directory,
-// the configuration file and the conftest.py files are the worktree's own
-// (pytest looks for them up to the file system's root); no cache is left in the
-// worktree, where a red commit would pick it up; a test file that cannot be
-// imported does not stop the others.
-func pytestArgs(s Spec, report string) []string {
-	cfg := pytestconfig.File(s.Dir, append(append([]string{}, s.Command[1:]...), s.Select...))
+// pytestArgs pin what pytest would otherwise take from outside the worktree
+// dir, and ask for the report: xunit1 carries each test's file; the root
+// directory, the configuration file (looked for from the paths the run tests)
+// and the conftest.py files are the worktree's own (pytest looks for them up to
+// the file system's root); no cache is left in the worktree, where a red commit
+// would pick it up; a test file that cannot be imported does not stop the
+// others.
+func pytestArgs(dir string, paths []string, report string) []string {
+	cfg := pytestconfig.File(dir, paths)
 	if cfg == "" {
 		cfg = os.DevNull
 	}
-	args := []string{"--junitxml=" + report, "-o", "junit_family=xunit1", "-p", "no:cacheprovider",
-		"--rootdir=" + s.Dir, "--confcutdir=" + s.Dir, "-c", cfg, "--continue-on-collection-errors"}
-	return append(args, s.Select...)
+	return []string{"--junitxml=" + report, "-o", "junit_family=xunit1", "-p", "no:cacheprovider",
+		"--rootdir=" + dir, "--confcutdir=" + dir, "-c", cfg, "--continue-on-collection-errors"}
 }
 
 // withGoRun limits go test to the top-level test functions of ids
