@@ -29,6 +29,7 @@ var benches = []bench{
 	{"hooks", benchHooks},
 	{"verify", benchVerify},
 	{"tdd", benchTDD},
+	{"reprove", benchReprove},
 	{"patch", benchPatch},
 	{"context", benchContext},
 	{"gogit", benchGoGit},
