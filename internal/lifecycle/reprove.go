@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
@@ -62,15 +63,17 @@ func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, base, tree, labe
 		return nil, err
 	}
 	defer pt.remove()
+	start := time.Now()
 	if err := pt.checkout(e.Ctx, red.Tree); err != nil {
 		return nil, err
 	}
+	checkout := time.Since(start)
 	if err := e.setup(cfg, pt.dir); err != nil {
 		return nil, err
 	}
 	// at the red commit, as red ran them; and where the merge lands, unless
 	// that is the red commit's tree
-	atRed, onBaseRun, err := e.redRuns(cfg, r, pt, red.Tree, onBase, base, label, sel)
+	atRed, onBaseRun, err := e.redRuns(cfg, r, pt, red.Tree, onBase, base, label, sel, checkout)
 	if err != nil {
 		return nil, err
 	}
@@ -96,19 +99,25 @@ func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, base, tree, labe
 	return &Proved{Red: red.ID, Failing: red.Failing, Passing: len(res.With(runner.Passed)), run: res}, nil
 }
 
+// sideBySide is what a whole checkout may cost for the proof on the base to
+// run in a worktree of its own, beside the run at the red commit: about the
+// start of a test runner, which it saves.
+const sideBySide = 150 * time.Millisecond
+
 // redRuns runs the recorded tests (sel) at the red commit, in pt, and on
 // the base with the branch's frozen surface (onBase; no run when it is the
-// red's tree). Without [worktree] setup commands, the two run side by side,
-// the second in a worktree of its own, their output shown one after the
-// other: the proof then costs one run of the recorded tests, not two. With
-// setup commands they run one after the other in pt, where the setup ran
-// once: two setups at once could share what they install.
-func (e *Env) redRuns(cfg *config.Config, r surface.Rules, pt *proofTree, redTree, onBase, base, label string, sel []string) (atRed, atBase *runner.Result, err error) {
+// red's tree). The two run side by side, the second in a worktree of its
+// own, their output shown one after the other: the proof then costs one run
+// of the recorded tests, not two. They run one after the other in pt when
+// [worktree] setup commands ran there (two setups at once could share what
+// they install), or when a whole checkout (checkout, pt's) costs more than
+// a run's start: then pt changes only the files that differ.
+func (e *Env) redRuns(cfg *config.Config, r surface.Rules, pt *proofTree, redTree, onBase, base, label string, sel []string, checkout time.Duration) (atRed, atBase *runner.Result, err error) {
 	if onBase == redTree {
 		atRed, err = e.proofRun(cfg, r, pt, redTree, sel, e.Err)
 		return atRed, nil, err
 	}
-	if len(cfg.Worktree.Setup) > 0 {
+	if len(cfg.Worktree.Setup) > 0 || checkout > sideBySide {
 		if atRed, err = e.proofRun(cfg, r, pt, redTree, sel, e.Err); err != nil {
 			return nil, nil, err
 		}
