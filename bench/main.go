@@ -31,6 +31,7 @@ var benches = []bench{
 	{"tdd", benchTDD},
 	{"named", benchRedNamed},
 	{"replay", benchReplay},
+	{"reprove", benchReprove},
 	{"patch", benchPatch},
 	{"context", benchContext},
 	{"gogit", benchGoGit},

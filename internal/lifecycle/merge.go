@@ -177,7 +177,7 @@ func (e *Env) prepareMerge(w *state.Workflow) (*mergePlan, error) {
 		return nil, exitcode.With(exitcode.Refused, err).
 			WithHint("the subject of #%s is in %s (git tdd status shows it): make it one line of printable text; nothing was merged", w.Issue, e.Store.Path())
 	}
-	proved, err := e.reprove(cfg, red, fork, tree, labelOf(w.Issue))
+	proved, err := e.reprove(cfg, red, fork, baseTip, tree, labelOf(w.Issue))
 	if err != nil {
 		return nil, addHint(err, "nothing was merged")
 	}

@@ -1,11 +1,14 @@
 package lifecycle
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
@@ -29,15 +32,16 @@ func (p *Proved) String() string {
 	return fmt.Sprintf("the red at %s fails (%s), the merge passes (%s)", short(p.Red), redCount(p.Failing), term.Count(p.Passing, "test", "tests"))
 }
 
-// reprove proves a TDD cycle again from git objects alone, in a temporary
-// worktree and sealed runs. First the red's recorded tests must fail at the red
-// commit and, when the red changed existing code, also on the code the branch
-// started from (the fork point's files, with the red commit's frozen surface
-// and the files it added): breaking code that already worked cannot make a
-// red. Then the whole suite and the lint must pass on tree, the merge's
-// result. Nothing of the workflow's own worktree, and nothing of state.toml,
-// is used.
-func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, tree, label string) (*Proved, error) {
+// reprove proves a TDD cycle again from git objects alone, in temporary
+// worktrees and sealed runs. First the red's recorded tests must fail at the red
+// commit, as red ran them. Then they must not pass on base, the commit the
+// merge lands on, with only the merge's changes to the frozen surface applied
+// (surfaceOnBase): what makes them pass must be the branch's code, so a red
+// made by a file that shadows working code, or on an old commit of the base,
+// proves nothing. Then the whole suite and the lint must pass on tree, the
+// merge's result. Nothing of the workflow's own worktree, and nothing of
+// state.toml, is used.
+func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, base, tree, label string) (*Proved, error) {
 	r := rules(cfg)
 	oldFork, err := e.Repo.MergeBase(e.Ctx, red.ID, fork)
 	if err != nil {
@@ -46,72 +50,218 @@ func (e *Env) reprove(cfg *config.Config, red *RedCommit, fork, tree, label stri
 	if err := e.checkRed(cfg, r, red, oldFork); err != nil {
 		return nil, err
 	}
-	onBase, err := e.redOnBase(r, red, oldFork)
+	var onBase string
+	var sel []string
+	var g errgroup.Group
+	g.Go(func() (err error) { onBase, err = e.surfaceOnBase(r, base, tree); return err })
+	g.Go(func() (err error) { sel, err = e.redSelection(cfg, red, oldFork); return err })
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	pt, err := e.proofWorktree(label, red.ID)
 	if err != nil {
 		return nil, err
 	}
-	sel, err := e.redSelection(cfg, red, oldFork)
+	defer pt.remove()
+	start := time.Now()
+	if err := pt.checkout(e.Ctx, red.Tree); err != nil {
+		return nil, err
+	}
+	checkout := time.Since(start)
+	if err := e.setup(cfg, pt.dir); err != nil {
+		return nil, err
+	}
+	// at the red commit, as red ran them; and where the merge lands, unless
+	// that is the red commit's tree
+	atRed, onBaseRun, err := e.redRuns(cfg, r, pt, red.Tree, onBase, base, label, sel, checkout)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "git-tdd-proof-"+label+"-")
-	if err != nil {
-		return nil, err
+	if bad := redFails(atRed, red.Failing, ModulesOf(pt.dir, cfg.Test.Env["PYTHONPATH"])); len(bad) > 0 {
+		return nil, exitcode.New(exitcode.Refused, "the red does not reproduce at %s: its recorded tests do not fail there", short(red.ID)).
+			WithDetail(indent(bad)...)
 	}
-	if err := e.Repo.AddDetachedWorktree(e.Ctx, dir, red.ID); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	defer func() {
-		ctx := context.WithoutCancel(e.Ctx)
-		e.Repo.RemoveWorktree(ctx, dir, true)
-		os.RemoveAll(dir)
-	}()
-	tmp := e.Repo.At(dir)
-	// at the red commit, as red ran them; and, when the red changed existing
-	// code, on the code the branch started from too
-	proofs := []struct{ tree, where string }{{red.Tree, "at " + short(red.ID)}}
-	if onBase != red.Tree {
-		proofs = append(proofs, struct{ tree, where string }{onBase, "on the code the branch started from (the red commit without its changes to existing code)"})
-	}
-	for i, p := range proofs {
-		if err := tmp.CheckoutTree(e.Ctx, p.tree); err != nil {
+	if onBaseRun != nil {
+		if err := passOnBase(onBaseRun, red.Failing, base); err != nil {
 			return nil, err
 		}
-		if i == 0 {
-			if err := e.setup(cfg, dir); err != nil {
-				return nil, err
-			}
-		}
-		res, err := e.runTests(cfg, dir, sel)
-		if err != nil {
-			return nil, err
-		}
-		if err := e.unchangedFrom(tmp, r, p.tree); err != nil {
-			return nil, err
-		}
-		if bad := redFails(res, red.Failing, ModulesOf(dir, cfg.Test.Env["PYTHONPATH"])); len(bad) > 0 {
-			return nil, exitcode.New(exitcode.Refused, "the red does not reproduce %s: its recorded tests do not fail there", p.where).
-				WithDetail(indent(bad)...)
-		}
 	}
-	if err := tmp.CheckoutTree(e.Ctx, tree); err != nil {
-		return nil, err
-	}
-	res, err := e.runTests(cfg, dir, nil)
+	res, err := e.proofRun(cfg, r, pt, tree, nil, e.Err)
 	if err != nil {
-		return nil, err
-	}
-	if err := e.unchangedFrom(tmp, r, tree); err != nil {
 		return nil, err
 	}
 	if v := CheckGreen(res, red.Failing); v.Kind != KindGreen {
 		return nil, exitcode.New(v.Code, "the merged tree does not pass: %s", v.Message).WithDetail(indent(v.List)...)
 	}
-	if err := e.lint(cfg, dir); err != nil {
+	if err := e.lint(cfg, pt.dir); err != nil {
 		return nil, err
 	}
 	return &Proved{Red: red.ID, Failing: red.Failing, Passing: len(res.With(runner.Passed)), run: res}, nil
+}
+
+// sideBySide is what a whole checkout may cost for the proof on the base to
+// run in a worktree of its own, beside the run at the red commit: about the
+// start of a test runner, which it saves.
+const sideBySide = 150 * time.Millisecond
+
+// redRuns runs the recorded tests (sel) at the red commit, in pt, and on
+// the base with the branch's frozen surface (onBase; no run when it is the
+// red's tree). The two run side by side, the second in a worktree of its
+// own, their output shown one after the other: the proof then costs one run
+// of the recorded tests, not two. They run one after the other in pt when
+// [worktree] setup commands ran there (two setups at once could share what
+// they install), or when a whole checkout (checkout, pt's) costs more than
+// a run's start: then pt changes only the files that differ.
+func (e *Env) redRuns(cfg *config.Config, r surface.Rules, pt *proofTree, redTree, onBase, base, label string, sel []string, checkout time.Duration) (atRed, atBase *runner.Result, err error) {
+	if onBase == redTree {
+		atRed, err = e.proofRun(cfg, r, pt, redTree, sel, e.Err)
+		return atRed, nil, err
+	}
+	if len(cfg.Worktree.Setup) > 0 || checkout > sideBySide {
+		if atRed, err = e.proofRun(cfg, r, pt, redTree, sel, e.Err); err != nil {
+			return nil, nil, err
+		}
+		atBase, err = e.proofRun(cfg, r, pt, onBase, sel, e.Err)
+		return atRed, atBase, err
+	}
+	other, err := e.proofWorktree(label+"-base", base)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer other.remove()
+	var outRed, outBase bytes.Buffer
+	var g errgroup.Group
+	g.Go(func() (err error) { atRed, err = e.proofRun(cfg, r, pt, redTree, sel, &outRed); return err })
+	g.Go(func() (err error) { atBase, err = e.proofRun(cfg, r, other, onBase, sel, &outBase); return err })
+	err = g.Wait()
+	e.Err.Write(outRed.Bytes())
+	e.Err.Write(outBase.Bytes())
+	return atRed, atBase, err
+}
+
+// proofTree is a temporary worktree of a proof.
+type proofTree struct {
+	dir    string
+	wt     *gitx.Repo
+	tree   string // what was checked out, when nothing ran since
+	remove func()
+}
+
+// checkout makes the worktree hold exactly tree, unless it was just
+// checked out and nothing ran since.
+func (p *proofTree) checkout(ctx context.Context, tree string) error {
+	if p.tree == tree {
+		return nil
+	}
+	p.tree = ""
+	if err := p.wt.CheckoutTree(ctx, tree); err != nil {
+		return err
+	}
+	p.tree = tree
+	return nil
+}
+
+// proofWorktree adds a temporary worktree, HEAD detached at commit and
+// nothing checked out yet; remove takes it away.
+func (e *Env) proofWorktree(label, commit string) (*proofTree, error) {
+	dir, err := os.MkdirTemp("", "git-tdd-proof-"+label+"-")
+	if err != nil {
+		return nil, err
+	}
+	if err := e.Repo.AddDetachedWorktree(e.Ctx, dir, commit); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &proofTree{dir: dir, wt: e.Repo.At(dir), remove: func() {
+		ctx := context.WithoutCancel(e.Ctx)
+		e.Repo.RemoveWorktree(ctx, dir, true)
+		os.RemoveAll(dir)
+	}}, nil
+}
+
+// proofRun checks tree out in p and runs the tests (sel: some of them) there,
+// their output to out; the frozen surface must be tree's after the run.
+func (e *Env) proofRun(cfg *config.Config, r surface.Rules, p *proofTree, tree string, sel []string, out io.Writer) (*runner.Result, error) {
+	if err := p.checkout(e.Ctx, tree); err != nil {
+		return nil, err
+	}
+	q := *e // the same command, its diagnostics and the tests' output to out
+	q.Err = out
+	res, err := q.runTests(cfg, p.dir, sel)
+	p.tree = "" // the run may have changed files
+	if err != nil {
+		return nil, err
+	}
+	return res, e.unchangedFrom(p.wt, r, tree)
+}
+
+// surfaceOnBase is the tree the red is proved on where the merge lands: base
+// with what the merge (tree) changes there in the frozen surface (the tests,
+// their data and configuration, as merged), and nothing else: no file the
+// branch added, changed or deleted outside it.
+func (e *Env) surfaceOnBase(r surface.Rules, base, tree string) (string, error) {
+	raw, err := e.Repo.ChangedBlobs(e.Ctx, base, tree)
+	if err != nil {
+		return "", err
+	}
+	return e.Repo.OverlayTree(e.Ctx, base, frozenEntries(r, raw))
+}
+
+// frozenEntries are the entries of a diff that are in the frozen surface.
+func frozenEntries(r surface.Rules, raw []gitx.RawEntry) []gitx.RawEntry {
+	var keep []gitx.RawEntry
+	for _, x := range raw {
+		if r.Frozen(x.Path) {
+			keep = append(keep, x)
+		}
+	}
+	return keep
+}
+
+// passOnBase refuses a red whose recorded tests pass in a run on the base
+// with only the branch's frozen surface: then the branch's code is not what
+// makes them pass. Any other outcome there (a failure, an error, a test file
+// that cannot import, a package that does not build without the branch's
+// code) shows that it is; a run that broke or timed out shows nothing.
+func passOnBase(r *runner.Result, ids []string, base string) error {
+	where := fmt.Sprintf("on %s (the base the merge lands on, with only the branch's tests and test configuration)", short(base))
+	switch {
+	case r.TimedOut:
+		return exitcode.New(exitcode.Refused, "the red cannot be proved %s: the run timed out", where)
+	case r.Exit == 3 || r.Exit < 0:
+		return exitcode.New(exitcode.Refused, "the red cannot be proved %s: the run broke (%s)", where, exitMeaning(r))
+	}
+	passing := passingOf(r, ids)
+	if len(passing) == 0 {
+		return nil
+	}
+	return exitcode.New(exitcode.Refused, "the recorded red tests already pass on %s (the base the merge lands on, with only the branch's tests and test configuration): the branch's code is not what makes them pass", short(base)).
+		WithDetail(indent(passing)...)
+}
+
+// passingOf lists the recorded red tests that pass in a run: a test id that
+// passed, a test file whose tests were collected and all passed (as green
+// judges them); a generic red (no ids) passes when the command does.
+func passingOf(r *runner.Result, ids []string) []string {
+	if len(ids) == 0 {
+		if r.Exit == 0 {
+			return []string{"the test command passes"}
+		}
+		return nil
+	}
+	var out []string
+	for _, id := range ids {
+		if isFileID(id) {
+			if missing, failing := checkRedFile(r, id, nil, nil); len(missing) == 0 && len(failing) == 0 {
+				out = append(out, id)
+			}
+			continue
+		}
+		if t, ok := r.Find(id); ok && t.Outcome == runner.Passed {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // redSelection is what the red's tests are proved with: its recorded tests,
@@ -129,26 +279,6 @@ func (e *Env) redSelection(cfg *config.Config, red *RedCommit, oldFork string) (
 		return nil, err
 	}
 	return red.Failing, nil
-}
-
-// redOnBase is the tree the red's tests are proved on: oldFork's, with what
-// the red commit changed in the frozen surface and the files it added (a stub
-// in a new module, new test helpers), but not its changes to existing code.
-func (e *Env) redOnBase(r surface.Rules, red *RedCommit, oldFork string) (string, error) {
-	raw, err := e.Repo.ChangedBlobs(e.Ctx, oldFork, red.Tree)
-	if err != nil {
-		return "", err
-	}
-	var keep []gitx.RawEntry
-	for _, x := range raw {
-		if r.Frozen(x.Path) || gitx.IsNullOID(x.OldOID) {
-			keep = append(keep, x)
-		}
-	}
-	if len(keep) == len(raw) {
-		return red.Tree, nil
-	}
-	return e.Repo.OverlayTree(e.Ctx, oldFork, keep)
 }
 
 var goTestID = regexp.MustCompile(`^[^-\s]\S*\.(?:Test|Example|Fuzz)\S*$`)
@@ -263,7 +393,7 @@ func redFails(r *runner.Result, ids []string, mods Modules) []string {
 		switch {
 		case ok && t.Outcome == runner.Failed:
 		case !ok && fileFails(r, testFileOf(id), mods):
-			// on the code the branch started from, its file cannot import yet
+			// its file cannot import what it tests yet
 		case !ok:
 			bad = append(bad, id+" was not run (not found)")
 		default:

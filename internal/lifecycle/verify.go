@@ -214,7 +214,7 @@ func (e *Env) verifyMerge(c gitx.TrailedCommit, cfgAt string) MergeCheck {
 	if err := e.frozenAtTip(cfg, red, fork); err != nil {
 		return fail(err)
 	}
-	proved, err := e.reprove(cfg, red, fork, c.Tree, "verify-"+labelOf(m.Issue))
+	proved, err := e.reprove(cfg, red, fork, c.Parents[0], c.Tree, "verify-"+labelOf(m.Issue))
 	if err != nil {
 		var ee *exitcode.Error
 		if !errors.As(err, &ee) {
