@@ -173,6 +173,9 @@ func printStatus(out io.Writer, w *state.Workflow) {
 	if w.Attempts.Red+w.Attempts.Green > 0 {
 		fmt.Fprintf(out, "  attempts  red %d, green %d (since the last success)\n", w.Attempts.Red, w.Attempts.Green)
 	}
+	if w.Unconfined > 0 {
+		fmt.Fprintf(out, "  sandbox   the agent ran unconfined (--no-sandbox) %d times: it could forge local state; trust git tdd verify in CI\n", w.Unconfined)
+	}
 	fmt.Fprintf(out, "  next      %s\n", next(w))
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
@@ -34,7 +35,12 @@ const ghTimeout = 2 * time.Minute
 // one): N1's checks (the drafter and reviewer configured, the review prompt
 // committed, the editor and gh found, gh logged in), then the terminal. Every
 // check that needs no network and no human comes first.
-func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func(), error) {
+func issueFlow(env *cmdline.Env, dir, slug string, auto, noSandbox bool) (*issueflow.Flow, func(), error) {
+	// the drafter and reviewer are an agent's programs: confined, or refused
+	// before anything is done
+	if err := agentbox.Check(noSandbox); err != nil {
+		return nil, nil, err
+	}
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, nil, err
@@ -126,16 +132,29 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 				WithHint("set [issue] repo = \"owner/name\" in %s and commit it", config.FileName)
 		}
 	}
+	box, err := agentbox.Load(env.Ctx, repo, cfg.Sandbox, agentbox.Flags{NoSandbox: noSandbox, Network: ic.Network}, env.Getenv)
+	if err != nil {
+		tty.Close()
+		return nil, nil, err
+	}
+	store := state.New(repo.CommonDir)
+	if noSandbox {
+		if err := store.Audit(env.Ctx, state.AuditEntry{Command: "issue", Issue: slug, Outcome: "unconfined",
+			Detail: "--no-sandbox: the drafter and reviewer ran without the sandbox"}); err != nil {
+			tty.Close()
+			return nil, nil, err
+		}
+	}
 	tree, err := fsafe.OpenTree(repo.Top, repo.GitDir, repo.CommonDir)
 	if err != nil {
 		tty.Close()
 		return nil, nil, exitcode.Wrap(exitcode.Usage, err)
 	}
 	editor.TTY = tty.File()
-	f := &issueflow.Flow{Ctx: env.Ctx, Repo: repo, Tree: tree, Store: state.New(repo.CommonDir), Cfg: ic,
+	f := &issueflow.Flow{Ctx: env.Ctx, Repo: repo, Tree: tree, Store: store, Cfg: ic,
 		Template: string(template), ReviewPrompt: string(review), Human: tty, Editor: editor,
-		Drafter:  issueflow.Command(ic.Drafter, os.Environ(), ic.Timeout.Duration),
-		Reviewer: issueflow.Command(ic.Reviewer, os.Environ(), ic.Timeout.Duration),
+		Drafter:  issueflow.Command(ic.Drafter, os.Environ(), ic.Timeout.Duration, box, env.Stderr),
+		Reviewer: issueflow.Command(ic.Reviewer, os.Environ(), ic.Timeout.Duration, box, env.Stderr),
 		GitHub:   gh, Repository: gh.Repo, Sign: signing.Sign, Out: env.Stdout, Err: env.Stderr}
 	dataPolicy(env, ic, gh.Repo, builtin)
 	return f, func() { tree.Close(); tty.Close() }, nil
