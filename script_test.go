@@ -138,7 +138,10 @@ func setupGit(env *testscript.Env) error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
-	gitconfig := "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	// the fake agents, drafters and reviewers keep what they were asked
+	// beside themselves: the user allows it, as one would a tool's cache
+	gitconfig := "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n" +
+		"[tdd \"sandbox\"]\n\twrite = " + filepath.Join(env.WorkDir, "agent") + "\n\twrite = " + filepath.Join(env.WorkDir, "fakes") + "\n"
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
 		return err
 	}

@@ -51,6 +51,9 @@ type Options struct {
 	// run in this process and run no agent code); its zero value refuses to
 	// run one.
 	Sandbox agentbox.Settings
+	// Unconfined records, before each call that runs without the sandbox,
+	// that it does (the workflow's record); nil records nothing.
+	Unconfined func() error
 }
 
 // New returns the agent that cfg configures.
@@ -91,8 +94,16 @@ func (c *command) Ask(ctx context.Context, prompt, dir string) (*Answer, error) 
 	if err != nil {
 		return nil, err
 	}
-	if c.o.Sandbox.Off && c.o.Stderr != nil {
-		term.Warn(c.o.Stderr, "git-tdd", "%s", agentbox.Warning("the agent's command"))
+	if c.o.Sandbox.Off {
+		if c.o.Stderr != nil {
+			term.Warn(c.o.Stderr, "git-tdd", "%s", agentbox.Warning("the agent's command"))
+		}
+		if c.o.Unconfined != nil {
+			if err := c.o.Unconfined(); err != nil {
+				box.Close()
+				return nil, err
+			}
+		}
 	}
 	out, err := runner.Capture(ctx, runner.Call{Argv: c.cfg.Command, Dir: dir, Env: box.Env(c.o.Env), Stdin: []byte(prompt),
 		Timeout: c.cfg.Timeout.Duration, Stderr: c.o.Stderr, Sandbox: box.Policy})

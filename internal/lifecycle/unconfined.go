@@ -12,7 +12,7 @@ func (e *Env) AuditUnconfined(command, issue, detail string) error {
 		Detail: "--no-sandbox: " + detail})
 }
 
-// MarkUnconfined counts one unconfined agent run in the record of issue's
+// MarkUnconfined counts one unconfined agent call or session in the record of issue's
 // workflow (the active one, else its last), which git tdd status shows: its
 // local state may be forged.
 func (e *Env) MarkUnconfined(issue string) error {

@@ -66,7 +66,7 @@ func (c *RunCmd) Run(env *cmdline.Env) error {
 		}
 	}
 	ag, err := agent.New(a, agent.Options{Env: runner.Seal(os.Environ(), cfg.Test.Env), Getenv: env.Getenv, Stderr: env.Stderr,
-		Count: tokens.Count, Sandbox: box})
+		Count: tokens.Count, Sandbox: box, Unconfined: func() error { return l.MarkUnconfined(c.Issue) }})
 	if err != nil {
 		return exitcode.Wrap(exitcode.Usage, err)
 	}
@@ -74,7 +74,6 @@ func (c *RunCmd) Run(env *cmdline.Env) error {
 		if err := l.AuditUnconfined("run", c.Issue, "git tdd run's agent command ran without the sandbox"); err != nil {
 			return err
 		}
-		defer l.MarkUnconfined(c.Issue)
 	}
 	return agentloop.Run(agentloop.Options{L: l, Agent: ag, Issue: c.Issue, LLD: c.LLD, Context: c.Context,
 		Auto: c.Auto || env.Getenv("GIT_TDD_AUTO") == "1", JSON: c.JSON, Out: env.Stdout, Err: env.Stderr, Count: tokens.Count})
