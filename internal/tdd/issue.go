@@ -14,6 +14,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/fsafe"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/heldtty"
 	"github.com/git-tdd/git-tdd/internal/issueflow"
 	"github.com/git-tdd/git-tdd/internal/prompts"
 	"github.com/git-tdd/git-tdd/internal/state"
@@ -110,7 +111,10 @@ func issueFlow(env *cmdline.Env, dir, slug string, auto, noSandbox bool) (*issue
 		return nil, nil, exitcode.New(exitcode.HumanRequired, "git tdd issue needs a human at every gate, and --auto (or GIT_TDD_AUTO=1) forbids asking; nothing was changed").
 			WithHint("run it in a terminal without --auto")
 	}
-	tty, err := term.OpenTTY(env.Color, env.Getenv)
+	tty, err := term.OpenTTY(env.Color, env.Getenv, repo.CommonDir)
+	if errors.Is(err, heldtty.ErrHeld) {
+		return nil, nil, exitcode.With(exitcode.HumanRequired, err).WithHint("nothing was changed")
+	}
 	if err != nil {
 		return nil, nil, exitcode.With(exitcode.HumanRequired, fmt.Errorf("git tdd issue needs a human at every gate, and there is no terminal; nothing was changed")).
 			WithHint("run it in a terminal")
