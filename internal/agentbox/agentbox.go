@@ -45,7 +45,13 @@ type Flags struct {
 	NoSandbox bool
 	Write     []string // --write: each must exist
 	Network   bool
+	// Program is the agent git tdd agent runs: a CLI whose state directory
+	// (~/.claude, ~/.codex) is missing gets it made, to be writable.
+	Program string
 }
+
+// stateDirs are the agent CLIs' state directories, by program name.
+var stateDirs = map[string]string{"claude": ".claude", "codex": ".codex"}
 
 // Require is the decision to run an agent's program at all: nil when the
 // human gave --no-sandbox or when this machine (st) can confine; else the
@@ -82,6 +88,11 @@ func Load(ctx context.Context, repo *gitx.Repo, sb config.Sandbox, f Flags, gete
 	s := Settings{Off: f.NoSandbox, Network: f.Network, Home: home, Getenv: getenv, CommonDir: repo.CommonDir}
 	if s.Off {
 		return s, nil
+	}
+	if d, ok := stateDirs[filepath.Base(f.Program)]; ok {
+		if err := os.Mkdir(filepath.Join(home, d), 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return Settings{}, err
+		}
 	}
 	user, err := repo.UserConfigValues(ctx, UserWriteKey)
 	if err != nil {
