@@ -220,3 +220,13 @@ func (b *Box) Close() error {
 func Warning(what string) string {
 	return fmt.Sprintf("%s runs WITHOUT the sandbox (--no-sandbox): it can write your git dir, hooks and configuration and read your credentials; this is recorded", what)
 }
+
+// StatusLine says whether this machine can confine agents, for git tdd
+// status and git diffgate status.
+func StatusLine() string {
+	st, err := sandbox.Probe()
+	if err != nil {
+		return "this machine cannot confine agents: " + err.Error()
+	}
+	return st.Line()
+}
