@@ -174,7 +174,8 @@ func setupGit(env *testscript.Env) error {
 	// the JUnit-writing fake test runner of runner = "junit", at $WORK/junit,
 	// the fake pagers, at $WORK/pager, and what a confined program can reach
 	// (probe, probed), at $WORK/probe
-	for _, d := range []string{"junit", "pager", "probe"} {
+	// and the dishonest agent of the sandbox's attack scripts, at $WORK/attacker
+	for _, d := range []string{"junit", "pager", "probe", "attacker"} {
 		if err := copyDir(filepath.Join("testdata", d), filepath.Join(env.WorkDir, d)); err != nil {
 			return err
 		}
