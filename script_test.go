@@ -21,6 +21,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/git-tdd/git-tdd/internal/diffgate"
+	"github.com/git-tdd/git-tdd/internal/sandbox"
 	"github.com/git-tdd/git-tdd/internal/tdd"
 	"github.com/git-tdd/git-tdd/internal/ttydriver"
 )
@@ -112,6 +113,11 @@ func TestScripts(t *testing.T) {
 		Condition: func(cond string) (bool, error) {
 			if name, ok := strings.CutPrefix(cond, "env:"); ok {
 				return os.Getenv(name) != "", nil
+			}
+			if cond == "sandbox" {
+				// this machine can confine an agent (Landlock, seccomp)
+				st, err := sandbox.Probe()
+				return err == nil && st.Check(sandbox.Policy{}) == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
