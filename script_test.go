@@ -21,6 +21,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/git-tdd/git-tdd/internal/diffgate"
+	"github.com/git-tdd/git-tdd/internal/sandbox"
 	"github.com/git-tdd/git-tdd/internal/tdd"
 	"github.com/git-tdd/git-tdd/internal/ttydriver"
 )
@@ -113,6 +114,11 @@ func TestScripts(t *testing.T) {
 			if name, ok := strings.CutPrefix(cond, "env:"); ok {
 				return os.Getenv(name) != "", nil
 			}
+			if cond == "sandbox" {
+				// this machine can confine an agent (Landlock, seccomp)
+				st, err := sandbox.Probe()
+				return err == nil && st.Check(sandbox.Policy{}) == nil, nil
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	})
@@ -138,7 +144,10 @@ func setupGit(env *testscript.Env) error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
-	gitconfig := "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	// the fake agents, drafters and reviewers keep what they were asked
+	// beside themselves: the user allows it, as one would a tool's cache
+	gitconfig := "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n" +
+		"[tdd \"sandbox\"]\n\twrite = " + filepath.Join(env.WorkDir, "agent") + "\n\twrite = " + filepath.Join(env.WorkDir, "fakes") + "\n"
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
 		return err
 	}
@@ -171,7 +180,8 @@ func setupGit(env *testscript.Env) error {
 	// the JUnit-writing fake test runner of runner = "junit", at $WORK/junit,
 	// the fake pagers, at $WORK/pager, and what a confined program can reach
 	// (probe, probed), at $WORK/probe
-	for _, d := range []string{"junit", "pager", "probe"} {
+	// and the dishonest agent of the sandbox's attack scripts, at $WORK/attacker
+	for _, d := range []string{"junit", "pager", "probe", "attacker"} {
 		if err := copyDir(filepath.Join("testdata", d), filepath.Join(env.WorkDir, d)); err != nil {
 			return err
 		}

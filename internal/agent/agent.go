@@ -12,8 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/runner"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // Answer is what one call returned.
@@ -45,6 +47,13 @@ type Options struct {
 	Stderr  io.Writer             // a command's own diagnostics
 	Count   func(text string) int // counts a command's tokens, which it does not report
 	Retries int                   // HTTP retries; 0 is 3
+	// Sandbox confines a command agent in the worktree (the HTTP providers
+	// run in this process and run no agent code); its zero value refuses to
+	// run one.
+	Sandbox agentbox.Settings
+	// Unconfined records, before each call that runs without the sandbox,
+	// that it does (the workflow's record); nil records nothing.
+	Unconfined func() error
 }
 
 // New returns the agent that cfg configures.
@@ -81,8 +90,28 @@ func (c *command) EditsFiles() bool { return c.cfg.Mode == "edit" }
 
 func (c *command) Ask(ctx context.Context, prompt, dir string) (*Answer, error) {
 	start := time.Now()
-	out, err := runner.Capture(ctx, runner.Call{Argv: c.cfg.Command, Dir: dir, Env: c.o.Env, Stdin: []byte(prompt),
-		Timeout: c.cfg.Timeout.Duration, Stderr: c.o.Stderr})
+	box, err := c.o.Sandbox.Open(dir, true)
+	if err != nil {
+		return nil, err
+	}
+	if c.o.Sandbox.Off {
+		if c.o.Stderr != nil {
+			term.Warn(c.o.Stderr, "git-tdd", "%s", agentbox.Warning("the agent's command"))
+		}
+		if c.o.Unconfined != nil {
+			if err := c.o.Unconfined(); err != nil {
+				box.Close()
+				return nil, err
+			}
+		}
+	}
+	out, err := runner.Capture(ctx, runner.Call{Argv: c.cfg.Command, Dir: dir, Env: box.Env(c.o.Env), Stdin: []byte(prompt),
+		Timeout: c.cfg.Timeout.Duration, Stderr: c.o.Stderr, Sandbox: box.Policy})
+	if cerr := box.Close(); errors.Is(cerr, agentbox.ErrGitFile) && c.o.Stderr != nil {
+		term.Warn(c.o.Stderr, "git-tdd", "%v", cerr)
+	} else if cerr != nil && err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/config"
 )
 
@@ -130,22 +131,33 @@ func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
 func TestCommand(t *testing.T) {
 	cfg := config.Default().Agent
 	cfg.Command = []string{"cat"}
-	a, err := New(cfg, Options{Count: func(s string) int { return len(s) }})
+	// confined runs are the script tests' (the helper is git-tdd itself);
+	// without settings, nothing runs
+	unconfined := agentbox.Settings{Off: true}
+	a, err := New(cfg, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := a.Ask(context.Background(), "hello", t.TempDir()); err == nil {
+		t.Fatal("a command ran without sandbox settings")
+	}
+	var warned strings.Builder
+	a, _ = New(cfg, Options{Count: func(s string) int { return len(s) }, Sandbox: unconfined, Stderr: &warned})
 	ans, err := a.Ask(context.Background(), "hello", t.TempDir())
+	if !strings.Contains(warned.String(), "WITHOUT the sandbox (--no-sandbox)") {
+		t.Errorf("an unconfined call is not warned: %q", warned.String())
+	}
 	if err != nil || ans.Text != "hello" || ans.TokensIn != 5 || ans.TokensOut != 5 {
 		t.Fatalf("%+v %v", ans, err)
 	}
 	cfg.Command, cfg.Timeout = []string{"sleep", "30"}, config.Duration{Duration: 200 * time.Millisecond}
-	a, _ = New(cfg, Options{})
+	a, _ = New(cfg, Options{Sandbox: unconfined})
 	start := time.Now()
 	if _, err := a.Ask(context.Background(), "", t.TempDir()); err == nil || !strings.Contains(err.Error(), "did not answer within") || time.Since(start) > 10*time.Second {
 		t.Errorf("timeout: %v after %v", err, time.Since(start))
 	}
 	cfg.Command = []string{"false"}
-	a, _ = New(cfg, Options{})
+	a, _ = New(cfg, Options{Sandbox: unconfined})
 	if _, err := a.Ask(context.Background(), "", t.TempDir()); err == nil {
 		t.Error("a failing command is an error")
 	}

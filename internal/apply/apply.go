@@ -105,7 +105,7 @@ func (e *Env) openTTY() (*term.TTY, func()) {
 	if e.TTY != nil {
 		return e.TTY, func() {}
 	}
-	t, err := term.OpenTTY(e.Color, e.Getenv)
+	t, err := term.OpenTTY(e.Color, e.Getenv, e.Repo.CommonDir)
 	if err != nil {
 		return nil, func() {}
 	}

@@ -31,6 +31,39 @@ type Config struct {
 	Context  Context  `toml:"context"`
 	Agent    Agent    `toml:"agent"`
 	Issue    Issue    `toml:"issue"`
+	Sandbox  Sandbox  `toml:"sandbox"`
+}
+
+// Sandbox is what an agent's sandbox allows besides its worktree and its
+// temporary directory (package sandbox): paths under "~/" are under the
+// user's home directory, every other one is absolute.
+type Sandbox struct {
+	// Write are more paths an agent may write (a tool's cache or state);
+	// those that do not exist on a machine are left out there.
+	Write []string `toml:"write"`
+	// Deny are more paths no confined program may read, besides the
+	// credentials the sandbox always hides.
+	Deny []string `toml:"deny"`
+}
+
+// CheckSandboxPath refuses a path [sandbox] or git config tdd.sandbox.write
+// could not mean: empty, relative, or not clean ("~/a/../b").
+func CheckSandboxPath(p string) error {
+	rest, home := strings.CutPrefix(p, "~/")
+	if !home {
+		rest = p
+	}
+	switch {
+	case p == "" || strings.ContainsRune(p, 0):
+		return fmt.Errorf("%q is not a path", p)
+	case !home && !path.IsAbs(p):
+		return fmt.Errorf("%q is neither absolute nor under ~/", p)
+	case home && (rest == "" || path.Clean(rest) != rest || strings.HasPrefix(rest, "../") || rest == ".." || path.IsAbs(rest)):
+		return fmt.Errorf("%q is not a clean path under ~/", p)
+	case !home && path.Clean(p) != p:
+		return fmt.Errorf("%q is not a clean path (write it as %q)", p, path.Clean(p))
+	}
+	return nil
 }
 
 // Test is how the tests run.
@@ -137,6 +170,9 @@ type Agent struct {
 	Mode      string   `toml:"mode"`
 	MaxTokens int      `toml:"max_tokens"`
 	Timeout   Duration `toml:"timeout"`
+	// Network lets the agent's command reach the network from its sandbox
+	// (a CLI that calls its model's API); off, it reaches none.
+	Network bool `toml:"network"`
 }
 
 // Issue is the issue-drafting workflow, and what an issue is called.
@@ -151,6 +187,9 @@ type Issue struct {
 	Repo          string   `toml:"repo"`
 	MaxIterations int      `toml:"max_iterations"`
 	Timeout       Duration `toml:"timeout"` // for each drafter and reviewer call
+	// Network lets the drafter and reviewer reach the network from their
+	// sandbox (a CLI that calls its model's API); off, they reach none.
+	Network bool `toml:"network"`
 }
 
 // Matcher is [issue] pattern anchored at both ends, so that it matches a
@@ -349,6 +388,16 @@ func (c *Config) validate() *invalid {
 	}
 	if _, err := c.Issue.Matcher(); err != nil {
 		return bad("issue.pattern", "%v", err)
+	}
+	for _, list := range []struct {
+		key   string
+		paths []string
+	}{{"sandbox.write", c.Sandbox.Write}, {"sandbox.deny", c.Sandbox.Deny}} {
+		for _, p := range list.paths {
+			if err := CheckSandboxPath(p); err != nil {
+				return bad(list.key, "%v", err)
+			}
+		}
 	}
 	for k := range c.Test.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {

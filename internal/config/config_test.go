@@ -72,6 +72,10 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 		{"zero shown bytes", "[diffgate]\nmax_shown_bytes = 0\n", "diffgate.max_shown_bytes: must be between 1 and 16777216", 2},
 		{"shown bytes over the ceiling", "[diffgate]\n\nmax_shown_bytes = 16777217\n", "diffgate.max_shown_bytes", 3},
 		{"bad agent mode", "[agent]\nmode = \"yolo\"\n", "agent.mode", 2},
+		{"relative sandbox write", "[sandbox]\nwrite = [\"cache\"]\n", "sandbox.write: \"cache\" is neither absolute nor under ~/", 2},
+		{"sandbox write out of home", "[sandbox]\nwrite = [\"~/../x\"]\n", "not a clean path under ~/", 2},
+		{"sandbox write unclean", "[sandbox]\nwrite = [\"/a/../b\"]\n", "write it as \"/b\"", 2},
+		{"empty sandbox deny", "\n[sandbox]\ndeny = [\"\"]\n", "sandbox.deny", 3},
 		{"bad issue repo", "[issue]\nrepo = \"--web\"\n", "issue.repo", 2},
 		{"empty review prompt", "[issue]\nreview_prompt = \"\"\n", "issue.review_prompt", 2},
 		{"zero issue timeout", "[issue]\ntimeout = \"0s\"\n", "issue.timeout", 2},
@@ -168,5 +172,23 @@ func TestDiffgateSymbols(t *testing.T) {
 	_, err = Parse([]byte("[diffgate]\nsymbol = true\n"), FileName)
 	if err == nil || !strings.Contains(err.Error(), `did you mean "diffgate.symbols"?`) {
 		t.Errorf("a mistyped key: %v", err)
+	}
+}
+
+func TestSandboxPaths(t *testing.T) {
+	c, err := Parse([]byte("[sandbox]\nwrite = [\"~/.cache/pip\", \"/opt/cache\"]\ndeny = [\"~/secrets\"]\n[agent]\nnetwork = true\n[issue]\nnetwork = true\n"), "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Sandbox.Write) != 2 || c.Sandbox.Deny[0] != "~/secrets" || !c.Agent.Network || !c.Issue.Network {
+		t.Fatalf("got %+v", c)
+	}
+	if d := Default(); d.Agent.Network || d.Issue.Network || d.Sandbox.Write != nil {
+		t.Fatalf("the defaults allow more than the worktree: %+v %+v", d.Agent, d.Sandbox)
+	}
+	for _, bad := range []string{"", "~", "~/", "x/y", "~/a/../../b", "/a//b", "~//a"} {
+		if CheckSandboxPath(bad) == nil {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/heldtty"
 	"github.com/git-tdd/git-tdd/internal/review"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -185,11 +186,15 @@ func present(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Con
 		review.Log(env.Ctx, store, t, rep, source, "refused", "--auto")
 		return nil, bypass("--auto cannot approve a change; a human must")
 	}
-	tty, err := term.OpenTTY(env.Color, env.Getenv)
+	tty, err := term.OpenTTY(env.Color, env.Getenv, repo.CommonDir)
 	if err != nil {
 		summary.Summary(rep)
 		if errors.Is(err, term.ErrPagedByGit) {
 			review.Log(env.Ctx, store, t, rep, source, "refused", "under git's pager")
+			return nil, bypass(err.Error())
+		}
+		if errors.Is(err, heldtty.ErrHeld) {
+			review.Log(env.Ctx, store, t, rep, source, "refused", "a git tdd agent session holds the terminal")
 			return nil, bypass(err.Error())
 		}
 		review.Log(env.Ctx, store, t, rep, source, "refused", "no terminal")

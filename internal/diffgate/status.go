@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/hooks"
@@ -117,6 +118,7 @@ func printStatus(env *cmdline.Env, rep StatusReport) {
 		fmt.Fprintf(w, "              %s manages the hooks: the gate belongs in its configuration (git diffgate install says how)\n", m)
 	}
 	fmt.Fprintf(w, "signing:      %s\n", rep.Signing.describe(rep.Signers))
+	fmt.Fprintf(w, "sandbox:      %s\n", agentbox.StatusLine())
 	fmt.Fprintf(w, "staged tree:  %s on %s\n", rep.StagedTree, parentName(rep.Base))
 	a := rep.Approval
 	switch {

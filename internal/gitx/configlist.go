@@ -168,3 +168,36 @@ func (r *Repo) absolute(p, dir string) string {
 	}
 	return filepath.Join(dir, p)
 }
+
+// UserConfigValues are the values of key, in order, that the user's own
+// configuration sets (the global and system files), never the repository's:
+// a setting that widens what an agent may do is read only where the agent
+// never wrote.
+func (r *Repo) UserConfigValues(ctx context.Context, key string) ([]string, error) {
+	out, err := r.output(ctx, "config", "-z", "--show-scope", "--show-origin", "--get-regexp", "^"+regexpQuote(key)+"$")
+	if exitCode(err) == 1 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	l, err := parseConfigList(out)
+	if err != nil {
+		return nil, err
+	}
+	return l.userValues(), nil
+}
+
+// userValues are the values of the global and system scopes.
+func (l ConfigList) userValues() []string {
+	var vs []string
+	for _, e := range l {
+		if e.Scope == "global" || e.Scope == "system" {
+			vs = append(vs, e.Value)
+		}
+	}
+	return vs
+}
+
+// regexpQuote escapes a config key's dots for git's regular expressions.
+func regexpQuote(key string) string { return strings.ReplaceAll(key, ".", `\.`) }

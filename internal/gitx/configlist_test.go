@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -119,5 +120,20 @@ func TestConfigMaySign(t *testing.T) {
 	t.Setenv("GIT_CONFIG_COUNT", "x")
 	if !repo.ConfigMaySign() {
 		t.Error("a malformed GIT_CONFIG_COUNT is taken for nothing")
+	}
+}
+
+func TestUserValues(t *testing.T) {
+	out := "system\x00file:/etc/gitconfig\x00tdd.sandbox.write\n/opt/a\x00" +
+		"global\x00file:/h/.gitconfig\x00tdd.sandbox.write\n~/.cache/b\x00" +
+		"local\x00file:.git/config\x00tdd.sandbox.write\n/\x00" +
+		"worktree\x00file:.git/config.worktree\x00tdd.sandbox.write\n/w\x00" +
+		"command\x00command line:\x00tdd.sandbox.write\n/c\x00"
+	l, err := parseConfigList([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.userValues(); strings.Join(got, ",") != "/opt/a,~/.cache/b" {
+		t.Errorf("userValues = %q: only the global and system files count", got)
 	}
 }

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/runner"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // credentials are the variables that let a program act on GitHub or through
@@ -42,8 +45,9 @@ func ModelEnv(environ []string, ghConfig string) []string {
 // Command is a drafter or reviewer that is a program: the prompt on its
 // standard input, the answer on its standard output. It runs without a shell,
 // in an empty directory of its own (not the repository), in ModelEnv,
-// headless (runner.Capture), stopped after timeout.
-func Command(argv, environ []string, timeout time.Duration) Model {
+// headless (runner.Capture), in the sandbox box sets up (that directory
+// writable, not the repository), stopped after timeout.
+func Command(argv, environ []string, timeout time.Duration, box agentbox.Settings, warn io.Writer) Model {
 	return func(ctx context.Context, prompt string) ([]byte, error) {
 		dir, err := os.MkdirTemp("", "git-tdd-issue-*")
 		if err != nil {
@@ -58,9 +62,17 @@ func Command(argv, environ []string, timeout time.Duration) Model {
 		if err := os.Mkdir(work, 0o700); err != nil {
 			return nil, err
 		}
+		b, err := box.Open(work, false)
+		if err != nil {
+			return nil, err
+		}
+		defer b.Close()
+		if box.Off {
+			term.Warn(warn, "git-tdd", "%s", agentbox.Warning(term.Line(filepath.Base(argv[0]), 60)))
+		}
 		var stderr bytes.Buffer
-		out, err := runner.Capture(ctx, runner.Call{Argv: argv, Dir: work, Env: ModelEnv(environ, ghConfig),
-			Stdin: []byte(prompt), Timeout: timeout, Stderr: &stderr, Limit: MaxFile})
+		out, err := runner.Capture(ctx, runner.Call{Argv: argv, Dir: work, Env: b.Env(ModelEnv(environ, ghConfig)),
+			Stdin: []byte(prompt), Timeout: timeout, Stderr: &stderr, Limit: MaxFile, Sandbox: b.Policy})
 		if err != nil && ctx.Err() == nil {
 			if msg := tailLines(stderr.String(), 4); msg != "" {
 				err = fmt.Errorf("%w: %s", err, msg)

@@ -13,6 +13,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/heldtty"
 	"github.com/git-tdd/git-tdd/internal/hooks"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -41,7 +42,10 @@ func (e *Env) Abort(issue string, force bool) error {
 	if len(lose) == 0 || force {
 		return e.remove(w)
 	}
-	tty, err := term.OpenTTY(e.Color, e.Getenv)
+	tty, err := term.OpenTTY(e.Color, e.Getenv, e.Repo.CommonDir)
+	if errors.Is(err, heldtty.ErrHeld) {
+		return exitcode.New(exitcode.HumanRequired, "%v; nothing was changed", err)
+	}
 	if err != nil {
 		return exitcode.New(exitcode.HumanRequired, "aborting #%s would discard %s; nothing was changed", w.Issue, strings.Join(lose, " and ")).
 			WithHint("run it in a terminal to confirm, or with --force (they are saved under %s%s-<time> first)", BackupPrefix, w.Issue)

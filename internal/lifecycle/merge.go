@@ -9,6 +9,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/heldtty"
 	"github.com/git-tdd/git-tdd/internal/review"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
@@ -36,8 +37,8 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 	if auto || e.Getenv("GIT_TDD_AUTO") == "1" {
 		return needHuman(w, "--auto cannot approve a merge")
 	}
-	tty, err := term.OpenTTY(e.Color, e.Getenv)
-	if errors.Is(err, term.ErrPagedByGit) {
+	tty, err := term.OpenTTY(e.Color, e.Getenv, e.Repo.CommonDir)
+	if errors.Is(err, term.ErrPagedByGit) || errors.Is(err, heldtty.ErrHeld) {
 		return needHuman(w, err.Error())
 	}
 	if err != nil {

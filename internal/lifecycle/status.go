@@ -173,6 +173,9 @@ func printStatus(out io.Writer, w *state.Workflow) {
 	if w.Attempts.Red+w.Attempts.Green > 0 {
 		fmt.Fprintf(out, "  attempts  red %d, green %d (since the last success)\n", w.Attempts.Red, w.Attempts.Green)
 	}
+	if w.Unconfined > 0 {
+		fmt.Fprintf(out, "  sandbox   %d agent runs without the sandbox (--no-sandbox): local state may be forged; trust git tdd verify in CI\n", w.Unconfined)
+	}
 	fmt.Fprintf(out, "  next      %s\n", next(w))
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/confine"
+	"github.com/git-tdd/git-tdd/internal/sandbox"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
 
@@ -24,6 +25,9 @@ type Call struct {
 	Timeout time.Duration
 	Stderr  io.Writer // what it says on stderr, each line escaped; nil discards it
 	Limit   int64     // stdout beyond this many bytes is an error; 0 is 64 MiB
+	// Sandbox confines the program (an agent's); nil runs it as the user
+	// (gh, or an agent the human ran with --no-sandbox).
+	Sandbox *sandbox.Policy
 }
 
 // Capture runs a Call and returns its standard output. A non-zero exit, a
@@ -37,6 +41,7 @@ func Capture(ctx context.Context, c Call) ([]byte, error) {
 	if limit == 0 {
 		limit = 64 << 20
 	}
+	var err error
 	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
 	cmd.Dir, cmd.Env = c.Dir, c.Env
 	cmd.Stdin = bytes.NewReader(c.Stdin)
@@ -48,12 +53,30 @@ func Capture(ctx context.Context, c Call) ([]byte, error) {
 		stderr = &escapedLines{w: c.Stderr}
 		cmd.Stderr = stderr
 	}
+	var box *sandbox.Wrapped
+	if c.Sandbox != nil {
+		if box, err = c.Sandbox.Wrap(cmd); err != nil {
+			return nil, err
+		}
+	}
 	p, err := confine.Start(cmd)
+	if box != nil {
+		box.Started()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("running %s: %w", strings.Join(c.Argv, " "), err)
 	}
 	exited := make(chan error, 1)
-	go func() { exited <- p.Wait() }()
+	go func() {
+		err := p.Wait()
+		if box != nil {
+			// the helper's refusal is not the program's failure: it never ran
+			if berr := box.Err(); berr != nil {
+				err = fmt.Errorf("%s could not start in the sandbox: %w", c.Argv[0], berr)
+			}
+		}
+		exited <- err
+	}()
 	timeout := time.NewTimer(c.Timeout)
 	defer timeout.Stop()
 	select {

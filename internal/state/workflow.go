@@ -47,6 +47,9 @@ type Workflow struct {
 	Merged     string    `toml:"merged,omitempty"` // the merge commit
 	Backup     string    `toml:"backup,omitempty"` // the backup ref an abort saved
 	Run        *Run      `toml:"run,omitempty"`    // git tdd run's progress, when it drives the workflow
+	// Unconfined counts the agent runs (git tdd run, git tdd agent) the
+	// human started with --no-sandbox: its local state may be forged.
+	Unconfined int `toml:"unconfined,omitempty"`
 }
 
 // issueName is what git tdd start accepts as an issue (lifecycle.CheckIssue).

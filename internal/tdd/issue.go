@@ -8,11 +8,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/fsafe"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/heldtty"
 	"github.com/git-tdd/git-tdd/internal/issueflow"
 	"github.com/git-tdd/git-tdd/internal/prompts"
 	"github.com/git-tdd/git-tdd/internal/state"
@@ -34,7 +36,12 @@ const ghTimeout = 2 * time.Minute
 // one): N1's checks (the drafter and reviewer configured, the review prompt
 // committed, the editor and gh found, gh logged in), then the terminal. Every
 // check that needs no network and no human comes first.
-func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func(), error) {
+func issueFlow(env *cmdline.Env, dir, slug string, auto, noSandbox bool) (*issueflow.Flow, func(), error) {
+	// the drafter and reviewer are an agent's programs: confined, or refused
+	// before anything is done
+	if err := agentbox.Check(noSandbox); err != nil {
+		return nil, nil, err
+	}
 	repo, err := env.Repo()
 	if err != nil {
 		return nil, nil, err
@@ -104,7 +111,10 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 		return nil, nil, exitcode.New(exitcode.HumanRequired, "git tdd issue needs a human at every gate, and --auto (or GIT_TDD_AUTO=1) forbids asking; nothing was changed").
 			WithHint("run it in a terminal without --auto")
 	}
-	tty, err := term.OpenTTY(env.Color, env.Getenv)
+	tty, err := term.OpenTTY(env.Color, env.Getenv, repo.CommonDir)
+	if errors.Is(err, heldtty.ErrHeld) {
+		return nil, nil, exitcode.With(exitcode.HumanRequired, err).WithHint("nothing was changed")
+	}
 	if err != nil {
 		return nil, nil, exitcode.With(exitcode.HumanRequired, fmt.Errorf("git tdd issue needs a human at every gate, and there is no terminal; nothing was changed")).
 			WithHint("run it in a terminal")
@@ -126,16 +136,29 @@ func issueFlow(env *cmdline.Env, dir string, auto bool) (*issueflow.Flow, func()
 				WithHint("set [issue] repo = \"owner/name\" in %s and commit it", config.FileName)
 		}
 	}
+	box, err := agentbox.Load(env.Ctx, repo, cfg.Sandbox, agentbox.Flags{NoSandbox: noSandbox, Network: ic.Network}, env.Getenv)
+	if err != nil {
+		tty.Close()
+		return nil, nil, err
+	}
+	store := state.New(repo.CommonDir)
+	if noSandbox {
+		if err := store.Audit(env.Ctx, state.AuditEntry{Command: "issue", Issue: slug, Outcome: "unconfined",
+			Detail: "--no-sandbox: the drafter and reviewer ran without the sandbox"}); err != nil {
+			tty.Close()
+			return nil, nil, err
+		}
+	}
 	tree, err := fsafe.OpenTree(repo.Top, repo.GitDir, repo.CommonDir)
 	if err != nil {
 		tty.Close()
 		return nil, nil, exitcode.Wrap(exitcode.Usage, err)
 	}
 	editor.TTY = tty.File()
-	f := &issueflow.Flow{Ctx: env.Ctx, Repo: repo, Tree: tree, Store: state.New(repo.CommonDir), Cfg: ic,
+	f := &issueflow.Flow{Ctx: env.Ctx, Repo: repo, Tree: tree, Store: store, Cfg: ic,
 		Template: string(template), ReviewPrompt: string(review), Human: tty, Editor: editor,
-		Drafter:  issueflow.Command(ic.Drafter, os.Environ(), ic.Timeout.Duration),
-		Reviewer: issueflow.Command(ic.Reviewer, os.Environ(), ic.Timeout.Duration),
+		Drafter:  issueflow.Command(ic.Drafter, os.Environ(), ic.Timeout.Duration, box, env.Stderr),
+		Reviewer: issueflow.Command(ic.Reviewer, os.Environ(), ic.Timeout.Duration, box, env.Stderr),
 		GitHub:   gh, Repository: gh.Repo, Sign: signing.Sign, Out: env.Stdout, Err: env.Stderr}
 	dataPolicy(env, ic, gh.Repo, builtin)
 	return f, func() { tree.Close(); tty.Close() }, nil

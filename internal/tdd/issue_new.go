@@ -21,6 +21,8 @@ type IssueNewCmd struct {
 	Brief string `arg:"" placeholder:"BRIEF.md" help:"Your notes on what the issue is about; the workflow is named after the file."`
 	Name  string `placeholder:"SLUG" help:"Name the workflow (default: the brief's file name without its extension)."`
 	Auto  bool   `help:"Never ask a human: exit 3 at once (also GIT_TDD_AUTO=1); every step of this workflow needs one."`
+	// NoSandbox is the human's word only: no file or variable sets it.
+	NoSandbox bool `name:"no-sandbox" help:"Run the drafter and reviewer without the sandbox, where this machine cannot confine them (warned each call, recorded in the audit log)."`
 }
 
 // Run loads the brief, checks everything N1 checks, and runs the workflow.
@@ -43,7 +45,7 @@ func (c *IssueNewCmd) Run(env *cmdline.Env) error {
 	if err := issueflow.CheckSlug(slug); err != nil {
 		return exitcode.With(exitcode.Usage, err).WithHint("name it: git tdd issue new --name <slug> %s", term.ShellQuote(c.Brief))
 	}
-	f, done, err := issueFlow(env, "", c.Auto)
+	f, done, err := issueFlow(env, "", slug, c.Auto, c.NoSandbox)
 	if err != nil {
 		return err
 	}

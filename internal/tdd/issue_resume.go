@@ -18,6 +18,8 @@ import (
 type IssueResumeCmd struct {
 	Slug string `arg:"" help:"The workflow's name (git tdd issue list shows them)."`
 	Auto bool   `help:"Never ask a human: exit 3 at once (also GIT_TDD_AUTO=1)."`
+	// NoSandbox is the human's word only: no file or variable sets it.
+	NoSandbox bool `name:"no-sandbox" help:"Run the drafter and reviewer without the sandbox, where this machine cannot confine them (warned each call, recorded in the audit log)."`
 }
 
 // Run resumes in the working tree that holds the workflow's folder.
@@ -46,7 +48,7 @@ func (c *IssueResumeCmd) Run(env *cmdline.Env) error {
 		return exitcode.New(exitcode.Usage, "no issue workflow %q: %s/%s does not exist", c.Slug, issueflow.ActiveDir, c.Slug).
 			WithHint("git tdd issue list shows the workflows; git tdd issue new <brief.md> starts one")
 	}
-	f, done, err := issueFlow(env, dir, c.Auto)
+	f, done, err := issueFlow(env, dir, c.Slug, c.Auto, c.NoSandbox)
 	if err != nil {
 		return err
 	}

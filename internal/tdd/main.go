@@ -24,6 +24,7 @@ type CLI struct {
 	Verify VerifyCmd `cmd:"" help:"Re-prove every git tdd merge of a range from its history: red at its red commit, green at the merge (for CI)."`
 	Run    RunCmd    `cmd:"" help:"Drive the configured agent through the gated cycle: tests, red, code, green, lint, then a human's merge."`
 	Issue  IssueCmd  `cmd:"" help:"Draft a GitHub issue from a brief: a drafter, your edit, a reviewer, your approval, then gh files it."`
+	Agent  AgentCmd  `cmd:"" help:"Run an interactive agent (claude, codex, aider) in an issue's worktree, in the sandbox, on this terminal."`
 
 	Write   WriteCmd   `cmd:"" help:"Write a file from standard input: small files at once, larger ones after a human chooses a strategy."`
 	Patch   PatchCmd   `cmd:"" help:"Apply FIND/REPLACE blocks, unified diffs or Codex patches from standard input, all or nothing."`

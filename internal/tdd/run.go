@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/agent"
+	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/agentloop"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/config"
@@ -27,6 +28,8 @@ type RunCmd struct {
 	Context cmdline.Paths `name:"context" placeholder:"PATH..." help:"More files the agent is given, space-separated (checked like git tdd context)."`
 	Auto    bool          `help:"Never ask a human: stop with exit 3 before the merge review (also GIT_TDD_AUTO=1)."`
 	JSON    bool          `name:"json" help:"Print one JSON object per transition on standard output."`
+	// NoSandbox is the human's word only: no file or variable sets it.
+	NoSandbox bool `name:"no-sandbox" help:"Run the agent's command without the sandbox, where this machine cannot confine it (warned each call, recorded in the audit log and shown by status)."`
 }
 
 // Run drives the loop, resuming where an earlier run stopped.
@@ -52,10 +55,25 @@ func (c *RunCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
+	var box agentbox.Settings
+	if len(a.Command) > 0 {
+		// a command is an agent's program: confined, or refused here
+		if err := agentbox.Check(c.NoSandbox); err != nil {
+			return err
+		}
+		if box, err = agentbox.Load(env.Ctx, l.Repo, cfg.Sandbox, agentbox.Flags{NoSandbox: c.NoSandbox, Network: a.Network}, env.Getenv); err != nil {
+			return err
+		}
+	}
 	ag, err := agent.New(a, agent.Options{Env: runner.Seal(os.Environ(), cfg.Test.Env), Getenv: env.Getenv, Stderr: env.Stderr,
-		Count: tokens.Count})
+		Count: tokens.Count, Sandbox: box, Unconfined: func() error { return l.MarkUnconfined(c.Issue) }})
 	if err != nil {
 		return exitcode.Wrap(exitcode.Usage, err)
+	}
+	if box.Off {
+		if err := l.AuditUnconfined("run", c.Issue, "git tdd run's agent command ran without the sandbox"); err != nil {
+			return err
+		}
 	}
 	return agentloop.Run(agentloop.Options{L: l, Agent: ag, Issue: c.Issue, LLD: c.LLD, Context: c.Context,
 		Auto: c.Auto || env.Getenv("GIT_TDD_AUTO") == "1", JSON: c.JSON, Out: env.Stdout, Err: env.Stderr, Count: tokens.Count})

@@ -1,6 +1,11 @@
 package tdd
 
-import "github.com/git-tdd/git-tdd/internal/cmdline"
+import (
+	"fmt"
+
+	"github.com/git-tdd/git-tdd/internal/agentbox"
+	"github.com/git-tdd/git-tdd/internal/cmdline"
+)
 
 // StatusCmd shows one workflow.
 type StatusCmd struct {
@@ -14,5 +19,9 @@ func (c *StatusCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
-	return l.ShowStatus(c.Issue, c.JSON)
+	if err := l.ShowStatus(c.Issue, c.JSON); err != nil || c.JSON {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "sandbox: %s\n", agentbox.StatusLine())
+	return nil
 }

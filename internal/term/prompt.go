@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/confine"
+	"github.com/git-tdd/git-tdd/internal/heldtty"
 	"golang.org/x/term"
 )
 
@@ -38,14 +39,21 @@ type TTY struct {
 var ErrPagedByGit = errors.New("git runs this command under a pager (pager.<command> in git's configuration), which shares the terminal with the question and could draw over it; run it as git --no-pager <command>")
 
 // OpenTTY opens /dev/tty; without a controlling terminal it returns
-// ErrNoTerminal, and under a pager git started it returns ErrPagedByGit.
-func OpenTTY(colorFlag string, getenv func(string) string) (*TTY, error) {
+// ErrNoTerminal, under a pager git started ErrPagedByGit, and on a terminal
+// a live git tdd agent session of the repository (its common git dir) holds,
+// an error wrapping heldtty.ErrHeld: the agent there reads the answer and
+// draws the screen.
+func OpenTTY(colorFlag string, getenv func(string) string, commonDir string) (*TTY, error) {
 	if getenv("GIT_PAGER_IN_USE") != "" {
 		return nil, ErrPagedByGit
 	}
 	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
 		return nil, ErrNoTerminal
+	}
+	if err := heldtty.Check(commonDir, f); err != nil {
+		f.Close()
+		return nil, err
 	}
 	t := &TTY{f: f, Palette: NewPalette(ColorEnabled(colorFlag, f, getenv)), warn: os.Stderr}
 	// also before what the question is about is shown, so that nothing draws

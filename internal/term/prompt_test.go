@@ -12,7 +12,7 @@ func TestOpenTTYRefusesUnderGitsPager(t *testing.T) {
 		}
 		return ""
 	}
-	if tty, err := OpenTTY("never", getenv); !errors.Is(err, ErrPagedByGit) {
+	if tty, err := OpenTTY("never", getenv, ""); !errors.Is(err, ErrPagedByGit) {
 		if tty != nil {
 			tty.Close()
 		}
