@@ -21,6 +21,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/git-tdd/git-tdd/internal/diffgate"
+	"github.com/git-tdd/git-tdd/internal/gocache"
 	"github.com/git-tdd/git-tdd/internal/sandbox"
 	"github.com/git-tdd/git-tdd/internal/tdd"
 	"github.com/git-tdd/git-tdd/internal/ttydriver"
@@ -84,6 +85,11 @@ func fakeLLM() {
 }
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == gocache.Command {
+		// a confined go test's GOCACHEPROG: git-tdd's own executable, here
+		// the test binary
+		os.Exit(tdd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	if commands[filepath.Base(os.Args[0])] == nil {
 		// Whatever the tests start has no controlling terminal, even when go test
 		// runs in one: "no terminal" means none, and only ttyrun provides one.

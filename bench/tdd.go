@@ -42,12 +42,13 @@ func benchTDD(r *runner) error {
 		return err
 	}
 	r.pipe = true
-	t, err := r.measure(wt, [][]string{{"pytest", "-v", "--tb=short", "tests/test_mul.py"}, {"git", "tdd", "red"}}, 0, 1)
+	t, err := r.measure(wt, [][]string{{"pytest", "-v", "--tb=short", "tests/test_mul.py"}, {"git", "tdd", "red"},
+		{"git", "tdd", "red", "--no-sandbox"}}, 0, 1)
 	r.pipe = false
 	if err != nil {
 		return err
 	}
-	bare, red := t[0].median(), t[1].median()
+	bare, red, unconfined := t[0].median(), t[1].median(), t[2].median()
 	impl := "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n"
 	if err := os.WriteFile(filepath.Join(wt, "calc", "__init__.py"), []byte(impl), 0o644); err != nil {
 		return err
@@ -75,6 +76,8 @@ func benchTDD(r *runner) error {
 	ratio := float64(red) / float64(bare)
 	fmt.Printf("tdd      red on a branch changing 1 of 51 test files: pytest of that file %v, git tdd red %v: %.2f× (goal ≤ 1.2×) %s\n",
 		round(bare), round(red), ratio, verdict(ratio <= 1.2))
+	fmt.Printf("         the sandbox: red confined %v, with --no-sandbox %v: %v more, %.2f× bare pytest unconfined\n",
+		round(red), round(unconfined), round(red-unconfined), float64(unconfined)/float64(bare))
 	fmt.Printf("         added: red %v; green (the whole suite) over bare pytest %v vs %v: %v (goal ≤ 50ms) %s\n",
 		round(red-bare), round(bareGreen), round(green), round(green-bareGreen), verdict(red-bare <= 50*time.Millisecond && green-bareGreen <= 50*time.Millisecond))
 	if err := benchStatus(r, repo); err != nil {
@@ -203,14 +206,17 @@ func benchReprove(r *runner) error {
 			return fmt.Errorf("merge: %v %s", err, out)
 		}
 		r.pipe = true
-		t, err := r.measure(repo, [][]string{{"pytest", "-v", "--tb=short"}, {"git", "tdd", "verify", base + "..main"}}, 0)
+		rng := base + "..main"
+		t, err := r.measure(repo, [][]string{{"pytest", "-v", "--tb=short"}, {"git", "tdd", "verify", rng}, {"git", "tdd", "verify", rng, "--no-sandbox"}}, 0)
 		r.pipe = false
 		if err != nil {
 			return err
 		}
-		bare, proof := t[0].median(), t[1].median()
+		bare, proof, unconfined := t[0].median(), t[1].median(), t[2].median()
 		ratio := float64(proof) / float64(bare)
 		fmt.Printf("reprove  %s: whole suite bare %v; re-proof %v: %.2f× (goal ≤ 1.3×) %s\n", what, round(bare), round(proof), ratio, verdict(ratio <= 1.3))
+		fmt.Printf("         the sandbox: re-proof confined %v, with --no-sandbox %v: %v more, %.2f× bare unconfined\n",
+			round(proof), round(unconfined), round(proof-unconfined), float64(unconfined)/float64(bare))
 	}
 	return nil
 }

@@ -120,13 +120,21 @@ func Load(ctx context.Context, repo *gitx.Repo, sb config.Sandbox, f Flags, gete
 		}
 		s.Write = append(s.Write, abs)
 	}
-	for _, p := range sb.Deny {
-		s.Deny = append(s.Deny, expand(p, home))
-	}
+	s.Deny = DenyPaths(sb, home)
 	if key, ok, _ := repo.ConfigValue(ctx, "user.signingkey"); ok {
 		s.SigningKey = key
 	}
 	return s, nil
+}
+
+// DenyPaths are the committed [sandbox] deny paths, "~/" put under home: no
+// confined program, an agent's or a test run's, reads them.
+func DenyPaths(sb config.Sandbox, home string) []string {
+	var out []string
+	for _, p := range sb.Deny {
+		out = append(out, expand(p, home))
+	}
+	return out
 }
 
 // expand puts a "~/" path under home.

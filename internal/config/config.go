@@ -82,6 +82,9 @@ type Test struct {
 	// Env is what a sealed test run adds to the caller's environment after the
 	// injection variables are removed; only this committed table can set them.
 	Env map[string]string `toml:"env"`
+	// Network lets the tests, confined, reach the network; off, they cannot
+	// create an internet socket (DESIGN §7).
+	Network bool `toml:"network"`
 }
 
 // ReportPlaceholder stands, in [test] command and [test] env, for the JUnit
@@ -109,6 +112,9 @@ type Worktree struct {
 	Dir    string     `toml:"dir"`
 	Branch string     `toml:"branch"`
 	Setup  [][]string `toml:"setup"`
+	// SetupNetwork lets the setup commands, confined like the tests, reach
+	// the network: installers (npm ci, pip install) fetch what they install.
+	SetupNetwork bool `toml:"setup_network"`
 }
 
 // Lint is the optional lint command.
@@ -258,7 +264,7 @@ func Default() *Config {
 			Timeout: Duration{300 * time.Second}, MaxRetries: 3, RedScope: "changed",
 			TestPaths: []string{"tests/**", "**/test_*.py", "**/*_test.py", "**/*_test.go"},
 		},
-		Worktree: Worktree{Dir: "../{repo}-issue-{issue}", Branch: "feat/issue-{issue}"},
+		Worktree: Worktree{Dir: "../{repo}-issue-{issue}", Branch: "feat/issue-{issue}", SetupNetwork: true},
 		Diffgate: Diffgate{ChangeRatioThreshold: 0.5, ReplacementRatio: 0.8, Symbols: true, MaxShownBytes: 1 << 20},
 		Write:    Write{ApprovalLines: 100, AllowForce: true},
 		Patch:    Patch{LargeLines: 500, LargeBytes: 15000},

@@ -33,6 +33,9 @@ type Env struct {
 	Cwd     string      // where paths given on the command line are relative to (-C)
 	JSON    bool        // red, green and merge print a GateResult instead of text
 	Last    *GateResult // the last gate's result, printed or not
+	// NoSandbox runs the repository's tests, lint and setup unconfined: only
+	// the human's --no-sandbox on the command line sets it (Unconfined).
+	NoSandbox bool
 }
 
 var (

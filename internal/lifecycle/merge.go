@@ -319,9 +319,9 @@ func (e *Env) lint(cfg *config.Config, dir string) error {
 		return nil
 	}
 	fmt.Fprintf(e.Err, "git-tdd: lint: %s\n", strings.Join(cfg.Lint.Command, " "))
-	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Lint.Command, Runner: "generic", Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err, Env: e.sealed(cfg)})
+	res, err := e.run(cfg, runner.Spec{Command: cfg.Lint.Command, Runner: "generic", Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err}, cfg.Test.Network)
 	if err != nil {
-		return exitcode.With(exitcode.Escalate, err)
+		return err
 	}
 	if res.TimedOut {
 		return exitcode.New(exitcode.Escalate, "the lint timed out after %s", res.Elapsed.Round(1e8))

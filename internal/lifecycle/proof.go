@@ -331,12 +331,8 @@ func (e *Env) runSpec(cfg *config.Config, dir string, sel, packages []string, la
 		what += " " + label
 	}
 	fmt.Fprintf(e.Err, "git-tdd: running %s in %s\n", what, dir)
-	res, err := runner.Run(e.Ctx, runner.Spec{Command: cfg.Test.Command, Runner: cfg.Test.Runner, Select: sel, Packages: packages,
-		Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err, Env: e.sealed(cfg)})
-	if err != nil {
-		return nil, exitcode.With(exitcode.Escalate, err)
-	}
-	return res, nil
+	return e.run(cfg, runner.Spec{Command: cfg.Test.Command, Runner: cfg.Test.Runner, Select: sel, Packages: packages,
+		Timeout: cfg.Test.Timeout.Duration, Dir: dir, Out: e.Err}, cfg.Test.Network)
 }
 
 // linkEscapes lists the symlinks among entries (what changed on the way to

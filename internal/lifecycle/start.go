@@ -321,8 +321,11 @@ func (e *Env) worktreeDir(cfg *config.Config, o StartOptions) (string, error) {
 func (e *Env) setup(cfg *config.Config, dir string) error {
 	for _, argv := range cfg.Worktree.Setup {
 		fmt.Fprintf(e.Err, "git-tdd: setup: %s\n", strings.Join(argv, " "))
-		res, err := runner.Run(e.Ctx, runner.Spec{Command: argv, Runner: "generic", Dir: dir, Out: e.Err, Env: e.sealed(cfg)})
+		res, err := e.run(cfg, runner.Spec{Command: argv, Runner: "generic", Dir: dir, Out: e.Err}, cfg.Worktree.SetupNetwork)
+		var coded *exitcode.Error
 		switch {
+		case errors.As(err, &coded) && coded.Code != exitcode.Escalate:
+			return err // the sandbox refused, or the run changed the .git file
 		case err == nil && res.RawExit > 0:
 			err = fmt.Errorf("exit status %d", res.RawExit)
 		case err == nil && res.RawExit < 0:

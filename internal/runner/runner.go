@@ -20,6 +20,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/confine"
 	"github.com/git-tdd/git-tdd/internal/pytestconfig"
+	"github.com/git-tdd/git-tdd/internal/sandbox"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
 
@@ -61,6 +62,24 @@ type Spec struct {
 	Select []string
 	// Packages, for go, replace the package patterns of a go test command.
 	Packages []string
+	// Sandbox, when set, confines the command (package sandbox); nil runs it
+	// with the caller's rights (--no-sandbox).
+	Sandbox *Sandbox
+}
+
+// Sandbox is how a run is confined: the policy, and the run's private
+// temporary directory, writable in it, where the report is written.
+type Sandbox struct {
+	Policy  sandbox.Policy
+	TempDir string
+}
+
+// tempDir is where the run's report goes: "" is the system's.
+func (s Spec) tempDir() string {
+	if s.Sandbox == nil {
+		return ""
+	}
+	return s.Sandbox.TempDir
 }
 
 // Result is what a run proved.
@@ -114,7 +133,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	var report string
 	switch s.Runner {
 	case "pytest":
-		f, err := os.CreateTemp("", "git-tdd-junit-*.xml")
+		f, err := os.CreateTemp(s.tempDir(), "git-tdd-junit-*.xml")
 		if err != nil {
 			return nil, err
 		}
@@ -129,7 +148,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	case "junit":
 		// a directory of its own, so that the report is fresh and nothing
 		// else can have put a file at its path
-		tmp, err := os.MkdirTemp("", "git-tdd-junit-*")
+		tmp, err := os.MkdirTemp(s.tempDir(), "git-tdd-junit-*")
 		if err != nil {
 			return nil, err
 		}
@@ -298,8 +317,19 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.Dir, env, pw, pw
+	var confined *sandbox.Wrapped
+	if s.Sandbox != nil {
+		if confined, err = s.Sandbox.Policy.Wrap(cmd); err != nil {
+			pr.Close()
+			pw.Close()
+			return nil, nil, err
+		}
+	}
 	start := time.Now()
 	p, err := confine.Start(cmd)
+	if confined != nil {
+		confined.Started()
+	}
 	if err != nil {
 		pr.Close()
 		pw.Close()
@@ -335,6 +365,9 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 		p.Stop(2 * time.Second)
 		<-exited
 		pr.Close()
+		if confined != nil {
+			confined.Err() // closes the report pipe
+		}
 		return nil, nil, ctx.Err()
 	}
 	res.Elapsed = time.Since(start)
@@ -345,6 +378,13 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 		<-readDone
 	}
 	pr.Close()
+	// the sandbox's refusal, or a program it could not start, is no verdict:
+	// its exit (126, 127) would read as a failing run
+	if confined != nil {
+		if err := confined.Err(); err != nil {
+			return nil, nil, fmt.Errorf("running %s: %w", strings.Join(argv, " "), err)
+		}
+	}
 	// a process the tests left that could not be killed: no verdict
 	var left *confine.LeftError
 	if errors.As(waitErr, &left) {

@@ -5,6 +5,7 @@ import "github.com/git-tdd/git-tdd/internal/cmdline"
 // GreenCmd is the green gate.
 type GreenCmd struct {
 	issueArg
+	noSandbox
 	JSON bool `name:"json" help:"Print the verdict as JSON on standard output."`
 }
 
@@ -15,5 +16,6 @@ func (c *GreenCmd) Run(env *cmdline.Env) error {
 		return err
 	}
 	l.JSON = c.JSON
+	c.apply(l, "tdd green", c.Issue)
 	return l.Green(c.Issue)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
+	"github.com/git-tdd/git-tdd/internal/gocache"
 	"github.com/git-tdd/git-tdd/internal/sandbox"
 )
 
@@ -46,6 +47,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// tree, and nothing of git-tdd's (its subreaper flag, its signal
 		// handlers) may reach the program it executes
 		return sandbox.Helper(args[1:], stderr)
+	}
+	if len(args) > 0 && args[0] == gocache.Command {
+		// the go command of a confined test run asking for its build cache
+		return gocache.Main(args[1:], stdin, stdout, stderr)
 	}
 	return cmdline.Run(app(), args, stdin, stdout, stderr)
 }

@@ -5,6 +5,7 @@ import "github.com/git-tdd/git-tdd/internal/cmdline"
 // RedCmd is the red gate.
 type RedCmd struct {
 	issueArg
+	noSandbox
 	JSON bool `name:"json" help:"Print the verdict as JSON on standard output."`
 }
 
@@ -15,5 +16,6 @@ func (c *RedCmd) Run(env *cmdline.Env) error {
 		return err
 	}
 	l.JSON = c.JSON
+	c.apply(l, "tdd red", c.Issue)
 	return l.Red(c.Issue)
 }

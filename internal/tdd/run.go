@@ -55,6 +55,11 @@ func (c *RunCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
+	if c.NoSandbox {
+		// one warning and one audit line for the gates' runs and the agent's
+		// calls alike; each agent call warns again
+		l.Unconfined("run", c.Issue)
+	}
 	var box agentbox.Settings
 	if len(a.Command) > 0 {
 		// a command is an agent's program: confined, or refused here
@@ -69,11 +74,6 @@ func (c *RunCmd) Run(env *cmdline.Env) error {
 		Count: tokens.Count, Sandbox: box, Unconfined: func() error { return l.MarkUnconfined(c.Issue) }})
 	if err != nil {
 		return exitcode.Wrap(exitcode.Usage, err)
-	}
-	if box.Off {
-		if err := l.AuditUnconfined("run", c.Issue, "git tdd run's agent command ran without the sandbox"); err != nil {
-			return err
-		}
 	}
 	return agentloop.Run(agentloop.Options{L: l, Agent: ag, Issue: c.Issue, LLD: c.LLD, Context: c.Context,
 		Auto: c.Auto || env.Getenv("GIT_TDD_AUTO") == "1", JSON: c.JSON, Out: env.Stdout, Err: env.Stderr, Count: tokens.Count})

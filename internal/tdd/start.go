@@ -17,6 +17,7 @@ type StartCmd struct {
 	Subject string        `placeholder:"TEXT" help:"The subject of the merge commit (default: the LLD's title)."`
 	Again   bool          `help:"Start an issue whose earlier workflows were merged or aborted: a new workflow, listed beside them as <issue>-2, <issue>-3, ..."`
 	From    string        `placeholder:"BACKUP" help:"Resume an aborted workflow from the backup abort printed (refs/tdd/backup/<issue>-<time>): its branch, its uncommitted files, its phase."`
+	noSandbox
 }
 
 // Run creates the branch and the worktree and prints the worktree's path.
@@ -25,6 +26,7 @@ func (c *StartCmd) Run(env *cmdline.Env) error {
 	if err != nil {
 		return err
 	}
+	c.apply(l, "tdd start", c.Issue)
 	return l.Start(lifecycle.StartOptions{Issue: c.Issue, Base: c.Base, Into: c.Into, LLD: c.LLD, Context: c.Context, Dir: c.Dir, Subject: c.Subject,
 		Again: c.Again, Resume: c.From, Count: tokens.Count})
 }
