@@ -169,10 +169,12 @@ func (r *Repo) absolute(p, dir string) string {
 	return filepath.Join(dir, p)
 }
 
-// UserConfigValues are the values of key, in order, that the user's own
-// configuration sets (the global and system files), never the repository's:
-// a setting that widens what an agent may do is read only where the agent
-// never wrote.
+// UserConfigValues are the values of key, in order, that the user set: in
+// the global and system files, and in the repository's own configuration
+// files (.git/config, config.worktree), which live in the git dir no confined
+// program writes; never a file included from elsewhere (a worktree's file an
+// agent wrote) nor git's command line. A setting that widens what an agent may
+// do is read only where the agent never wrote.
 func (r *Repo) UserConfigValues(ctx context.Context, key string) ([]string, error) {
 	out, err := r.output(ctx, "config", "-z", "--show-scope", "--show-origin", "--get-regexp", "^"+regexpQuote(key)+"$")
 	if exitCode(err) == 1 {
@@ -185,18 +187,44 @@ func (r *Repo) UserConfigValues(ctx context.Context, key string) ([]string, erro
 	if err != nil {
 		return nil, err
 	}
-	return l.userValues(), nil
+	return l.userValues(r.Top, r.CommonDir), nil
 }
 
-// userValues are the values of the global and system scopes.
-func (l ConfigList) userValues() []string {
+// userValues are the values of the global and system scopes, and of the
+// local and worktree scopes read from a file in commonDir (an origin relative
+// to top, as git prints the repository's own).
+func (l ConfigList) userValues(top, commonDir string) []string {
 	var vs []string
 	for _, e := range l {
-		if e.Scope == "global" || e.Scope == "system" {
+		switch e.Scope {
+		case "global", "system":
 			vs = append(vs, e.Value)
+		case "local", "worktree":
+			file, ok := strings.CutPrefix(e.Origin, "file:")
+			if !ok || commonDir == "" {
+				continue
+			}
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(top, file)
+			}
+			if within(file, commonDir) {
+				vs = append(vs, e.Value)
+			}
 		}
 	}
 	return vs
+}
+
+// within reports whether path lies in dir, symbolic links resolved.
+func within(path, dir string) bool {
+	real := func(p string) string {
+		if q, err := filepath.EvalSymlinks(p); err == nil {
+			return q
+		}
+		return filepath.Clean(p)
+	}
+	rel, err := filepath.Rel(real(dir), real(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // regexpQuote escapes a config key's dots for git's regular expressions.

@@ -126,14 +126,16 @@ func TestConfigMaySign(t *testing.T) {
 func TestUserValues(t *testing.T) {
 	out := "system\x00file:/etc/gitconfig\x00tdd.sandbox.write\n/opt/a\x00" +
 		"global\x00file:/h/.gitconfig\x00tdd.sandbox.write\n~/.cache/b\x00" +
-		"local\x00file:.git/config\x00tdd.sandbox.write\n/\x00" +
+		"local\x00file:.git/config\x00tdd.sandbox.write\n/l\x00" +
 		"worktree\x00file:.git/config.worktree\x00tdd.sandbox.write\n/w\x00" +
+		"local\x00file:wt/inc.conf\x00tdd.sandbox.write\n/included\x00" +
+		"local\x00file:/elsewhere/inc.conf\x00tdd.sandbox.write\n/abs\x00" +
 		"command\x00command line:\x00tdd.sandbox.write\n/c\x00"
 	l, err := parseConfigList([]byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := l.userValues(); strings.Join(got, ",") != "/opt/a,~/.cache/b" {
-		t.Errorf("userValues = %q: only the global and system files count", got)
+	if got := l.userValues("/r", "/r/.git"); strings.Join(got, ",") != "/opt/a,~/.cache/b,/l,/w" {
+		t.Errorf("userValues = %q: the user's files and the repository's own count, not an included file nor the command line", got)
 	}
 }
