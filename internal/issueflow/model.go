@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,10 +18,10 @@ import (
 
 // credentials are the variables that let a program act on GitHub or through
 // the user's SSH keys: a model's command gets none of them (seed 004 §3.11:
-// the agent never has gh).
-var credentials = []string{"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN",
-	"GH_CONFIG_DIR", "GH_HOST", "GH_REPO", "SSH_AUTH_SOCK", "GIT_ASKPASS", "SSH_ASKPASS",
-	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT"}
+// the agent never has gh). Seal drops the servers (ssh-agent, askpass
+// programs).
+var credentials = slices.Concat(runner.Credentials, []string{"GH_CONFIG_DIR", "GH_HOST", "GH_REPO",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "GIT_TERMINAL_PROMPT"})
 
 // ModelEnv is the environment of a drafter or reviewer: the sealed one
 // (runner.Seal), without credentials, and with gh pointed at an empty

@@ -14,6 +14,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/confine"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/heldtty"
+	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/sandbox"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -185,21 +186,16 @@ func terminals() []uint64 {
 	return devs
 }
 
-// credentialVars are variables that hand an agent the human's access to
-// GitHub, to a signing or ssh agent, or to a password prompt: the session's
-// agent gets none (its own API key it keeps).
-var credentialVars = []string{"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN",
-	"SSH_AUTH_SOCK", "GPG_AGENT_INFO", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS"}
-
-// AgentEnv is a session's environment: environ without the credential
-// variables, and, confined, Claude Code's configuration in ~/.claude
+// AgentEnv is a session's environment: environ without the human's GitHub
+// tokens (runner.Credentials) and servers (runner.Servers: tmux, ssh-agent,
+// gpg-agent, the session bus, askpass programs…), and, confined, Claude Code's configuration in ~/.claude
 // (CLAUDE_CONFIG_DIR) unless the human chose another: it replaces its
 // ~/.claude.json by renaming a new file into the home directory, which the
 // sandbox cannot allow for one file.
 func AgentEnv(environ []string, s agentbox.Settings) []string {
 	out := slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
 		k, _, _ := strings.Cut(kv, "=")
-		return slices.Contains(credentialVars, k)
+		return slices.Contains(runner.Credentials, k) || runner.IsServer(k)
 	})
 	if s.Off || s.Home == "" {
 		return out

@@ -1,15 +1,20 @@
 package runner
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
 
 // Removed are the variables a sealed run drops from the caller's environment:
-// each can put code or options that nobody reviewed into the test run (a
-// plugin, a startup file, a library preloaded, a flag). A name ending in "*" is
-// a prefix. The committed [test] env may set any of them again.
-var Removed = []string{
+// the ones that put code or options nobody reviewed into the test run, and
+// the human's servers. A name ending in "*" is a prefix. The committed [test]
+// env may set any of them again.
+var Removed = slices.Concat(loaders, Servers)
+
+// loaders can put code or options that nobody reviewed into a run: a plugin,
+// a startup file, a library preloaded, a flag.
+var loaders = []string{
 	// Python and pytest: plugins, options, startup files, import paths.
 	"PYTHON*", "PYTEST_*", "PY_*", "_PYTEST*",
 	// The dynamic loader: a preloaded or substituted library (libpython, libc).
@@ -27,15 +32,21 @@ var Removed = []string{
 	"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
 	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
 	"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_*", "GIT_CONFIG_VALUE_*",
-	// The human's servers and their terminal: through one, a program starts
-	// a process outside git-tdd's tree that outlives the run (tmux
+}
+
+// Servers name the human's servers and their terminal, which no program an
+// agent controls is told of, sealed run or interactive agent (AgentEnv);
+// Removed holds them too.
+var Servers = []string{
+	// Through one, a program starts a process outside git-tdd's tree that
+	// outlives the run (tmux
 	// new-window, screen -X, a window manager's exec, systemd-run --user over
 	// D-Bus, a terminal's or an editor's remote control), types into or
 	// reads the human's windows (X11, Wayland), asks the human for a secret
 	// on their screen (an askpass program) or uses their keys (ssh-agent,
 	// gpg-agent). Without these a program still finds a server at its
-	// default place (tmux's socket in /tmp, the bus in $XDG_RUNTIME_DIR):
-	// only a sandbox closes that (issue 22).
+	// default place (tmux's socket in /tmp, the bus in $XDG_RUNTIME_DIR),
+	// which the sandbox closes (no unix socket outside it).
 	"TMUX", "TMUX_PANE", "TMUX_TMPDIR", "STY", "SCREENDIR", "ZELLIJ", "ZELLIJ_*",
 	"DBUS_SESSION_BUS_ADDRESS", "DBUS_STARTER_ADDRESS", "AT_SPI_BUS_ADDRESS",
 	"DISPLAY", "XAUTHORITY", "WINDOWID", "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID",
@@ -46,6 +57,13 @@ var Removed = []string{
 	"KONSOLE_DBUS_*", "TERMINATOR_DBUS_*", "TILIX_ID",
 	"NVIM", "NVIM_LISTEN_ADDRESS", "VSCODE_IPC_HOOK_CLI", "VSCODE_GIT_IPC_HANDLE", "VSCODE_GIT_ASKPASS_*",
 }
+
+// Credentials name tokens that act as the human on GitHub: no agent's program
+// gets them (an agent's own API key it keeps).
+var Credentials = []string{"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"}
+
+// IsServer reports whether name is one of Servers.
+func IsServer(name string) bool { return matches(Servers, name) }
 
 // kept are harmless members of the removed families: they only change how
 // output is encoded or buffered.
@@ -63,7 +81,13 @@ func IsRemoved(name string) bool {
 	if kept[name] {
 		return false
 	}
-	for _, r := range Removed {
+	return matches(Removed, name)
+}
+
+// matches reports whether name is in names, where a name ending in "*" is a
+// prefix.
+func matches(names []string, name string) bool {
+	for _, r := range names {
 		if p, ok := strings.CutSuffix(r, "*"); ok && strings.HasPrefix(name, p) || name == r {
 			return true
 		}
