@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/config"
@@ -33,7 +35,8 @@ type Settings struct {
 	Write      []string // resolved, existing paths the agent may write
 	Deny       []string // more paths no confined program reads
 	Network    bool
-	Terminal   bool // git tdd agent: the program keeps its terminal
+	Ports      []uint16 // with Network, the only TCP ports it may connect to
+	Terminal   bool     // git tdd agent: the program keeps its terminal
 	Home       string
 	Getenv     func(string) string
 	SigningKey string
@@ -44,7 +47,8 @@ type Settings struct {
 type Flags struct {
 	NoSandbox bool
 	Write     []string // --write: each must exist
-	Network   bool
+	Network   bool     // every port
+	Ports     []uint16 // these TCP ports only (--port, [agent] ports)
 	// Program is the agent git tdd agent runs: a CLI whose state directory
 	// (~/.claude, ~/.codex) is missing gets it made, to be writable.
 	Program string
@@ -52,6 +56,64 @@ type Flags struct {
 
 // stateDirs are the agent CLIs' state directories, by program name.
 var stateDirs = map[string]string{"claude": ".claude", "codex": ".codex"}
+
+// baseURLVars name the APIs the agent CLIs call when the human moved them
+// (a proxy, a gateway, a local model server).
+var baseURLVars = []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"}
+
+// APIPorts are the TCP ports a known agent CLI (claude, codex) calls its
+// model on: 443, and the port of each base URL the human's environment sets;
+// nil for any other program, which gets no network unless the human says.
+func APIPorts(program string, getenv func(string) string) []uint16 {
+	if _, ok := stateDirs[filepath.Base(program)]; !ok {
+		return nil
+	}
+	ports := []uint16{443}
+	for _, k := range baseURLVars {
+		if p := urlPort(getenv(k)); p != 0 && !slices.Contains(ports, p) {
+			ports = append(ports, p)
+		}
+	}
+	return ports
+}
+
+// urlPort is the TCP port a URL names or its scheme implies; 0 for none.
+func urlPort(raw string) uint16 {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return 0
+	}
+	if p := u.Port(); p != "" {
+		n, err := strconv.ParseUint(p, 10, 16)
+		if err != nil {
+			return 0
+		}
+		return uint16(n)
+	}
+	switch u.Scheme {
+	case "https":
+		return 443
+	case "http":
+		return 80
+	}
+	return 0
+}
+
+// NetworkLine says what network a confined call has, for the line git tdd
+// agent prints before it starts the program.
+func (s Settings) NetworkLine() string {
+	switch {
+	case !s.Network:
+		return "none"
+	case len(s.Ports) == 0:
+		return "every port"
+	}
+	ps := make([]string, len(s.Ports))
+	for i, p := range s.Ports {
+		ps[i] = strconv.Itoa(int(p))
+	}
+	return "TCP ports " + strings.Join(ps, ", ") + " only"
+}
 
 // Require is the decision to run an agent's program at all: nil when the
 // human gave --no-sandbox or when this machine (st) can confine; else the
@@ -85,7 +147,10 @@ func Load(ctx context.Context, repo *gitx.Repo, sb config.Sandbox, f Flags, gete
 	if err != nil {
 		return Settings{}, exitcode.With(exitcode.Usage, fmt.Errorf("the sandbox needs your home directory: %w", err))
 	}
-	s := Settings{Off: f.NoSandbox, Network: f.Network, Home: home, Getenv: getenv, CommonDir: repo.CommonDir}
+	s := Settings{Off: f.NoSandbox, Network: f.Network || len(f.Ports) > 0, Home: home, Getenv: getenv, CommonDir: repo.CommonDir}
+	if !f.Network {
+		s.Ports = slices.Clone(f.Ports)
+	}
 	if s.Off {
 		return s, nil
 	}
@@ -119,6 +184,16 @@ func Load(ctx context.Context, repo *gitx.Repo, sb config.Sandbox, f Flags, gete
 			return Settings{}, exitcode.With(exitcode.Usage, fmt.Errorf("--write %s: %w", p, err))
 		}
 		s.Write = append(s.Write, abs)
+	}
+	if len(s.Ports) > 0 {
+		// refused now, before anything runs, where Landlock cannot keep them
+		st, err := sandbox.Probe()
+		if err != nil {
+			return Settings{}, exitcode.Wrap(exitcode.Usage, err)
+		}
+		if err := st.Check(sandbox.Policy{Network: true, Ports: s.Ports}); err != nil {
+			return Settings{}, err
+		}
 	}
 	s.Deny = DenyPaths(sb, home)
 	if key, ok, _ := repo.ConfigValue(ctx, "user.signingkey"); ok {
@@ -176,7 +251,7 @@ func (s Settings) Open(dir string, worktree bool) (*Box, error) {
 	}
 	p, err := sandbox.ForAgent(sandbox.Run{Worktree: dir, CommonDir: s.CommonDir, TempDir: tmp,
 		Home: s.Home, Getenv: s.Getenv, SigningKey: s.SigningKey, Write: s.Write, Deny: s.Deny,
-		Network: s.Network, Terminal: s.Terminal})
+		Network: s.Network, Ports: s.Ports, Terminal: s.Terminal})
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, exitcode.Wrap(exitcode.Usage, err)

@@ -1,6 +1,7 @@
 package agentbox
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,5 +54,43 @@ func TestBoxEnv(t *testing.T) {
 	}
 	if got := (&Box{}).Env([]string{"TMPDIR=/tmp"}); got[0] != "TMPDIR=/tmp" {
 		t.Errorf("unconfined Env = %q", got)
+	}
+}
+
+func TestAPIPorts(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	for _, tc := range []struct {
+		program string
+		env     map[string]string
+		want    []uint16
+	}{
+		{"python3", nil, nil},
+		{"/usr/local/bin/aider", map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8080"}, nil},
+		{"claude", nil, []uint16{443}},
+		{"/home/u/.npm/bin/codex", nil, []uint16{443}},
+		{"claude", map[string]string{"ANTHROPIC_BASE_URL": "http://127.0.0.1:8080/v1"}, []uint16{443, 8080}},
+		{"codex", map[string]string{"OPENAI_BASE_URL": "http://gateway.internal/v1"}, []uint16{443, 80}},
+		{"codex", map[string]string{"OPENAI_BASE_URL": "https://gateway.internal/v1"}, []uint16{443}},
+		{"claude", map[string]string{"ANTHROPIC_BASE_URL": "not a url", "OPENAI_BASE_URL": "http://h:99999"}, []uint16{443}},
+		{"claude", map[string]string{"ANTHROPIC_BASE_URL": "http://a:9000", "OPENAI_BASE_URL": "http://b:9001"}, []uint16{443, 9000, 9001}},
+	} {
+		if got := APIPorts(tc.program, env(tc.env)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s %v: %v, want %v", tc.program, tc.env, got, tc.want)
+		}
+	}
+}
+
+func TestNetworkLine(t *testing.T) {
+	for _, tc := range []struct {
+		s    Settings
+		want string
+	}{
+		{Settings{}, "none"},
+		{Settings{Network: true}, "every port"},
+		{Settings{Network: true, Ports: []uint16{443, 8080}}, "TCP ports 443, 8080 only"},
+	} {
+		if got := tc.s.NetworkLine(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.s, got, tc.want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -179,6 +180,9 @@ type Agent struct {
 	// Network lets the agent's command reach the network from its sandbox
 	// (a CLI that calls its model's API); off, it reaches none.
 	Network bool `toml:"network"`
+	// Ports limit the network to these TCP ports (443 for an API over
+	// HTTPS); they turn it on. Landlock's network rules (ABI 4) enforce them.
+	Ports []uint16 `toml:"ports"`
 }
 
 // Issue is the issue-drafting workflow, and what an issue is called.
@@ -196,6 +200,8 @@ type Issue struct {
 	// Network lets the drafter and reviewer reach the network from their
 	// sandbox (a CLI that calls its model's API); off, they reach none.
 	Network bool `toml:"network"`
+	// Ports limit the network to these TCP ports, as [agent] ports do.
+	Ports []uint16 `toml:"ports"`
 }
 
 // Matcher is [issue] pattern anchored at both ends, so that it matches a
@@ -394,6 +400,14 @@ func (c *Config) validate() *invalid {
 	}
 	if _, err := c.Issue.Matcher(); err != nil {
 		return bad("issue.pattern", "%v", err)
+	}
+	for _, list := range []struct {
+		key   string
+		ports []uint16
+	}{{"agent.ports", c.Agent.Ports}, {"issue.ports", c.Issue.Ports}} {
+		if slices.Contains(list.ports, 0) {
+			return bad(list.key, "0 is not a port: give ports from 1 to 65535")
+		}
 	}
 	for _, list := range []struct {
 		key   string

@@ -186,6 +186,21 @@ func TestSandboxPaths(t *testing.T) {
 	if d := Default(); d.Agent.Network || d.Issue.Network || d.Sandbox.Write != nil {
 		t.Fatalf("the defaults allow more than the worktree: %+v %+v", d.Agent, d.Sandbox)
 	}
+	for _, tc := range []struct {
+		toml string
+		ok   bool
+	}{
+		{"[agent]\nports = [443, 8443]\n", true},
+		{"[issue]\nports = [443]\n", true},
+		{"[agent]\nports = [0]\n", false},
+		{"[agent]\nports = [65536]\n", false},
+		{"[issue]\nports = [-1]\n", false},
+		{"[issue]\nports = \"443\"\n", false},
+	} {
+		if _, err := Parse([]byte(tc.toml), "f"); (err == nil) != tc.ok {
+			t.Errorf("%q: %v", tc.toml, err)
+		}
+	}
 	for _, bad := range []string{"", "~", "~/", "x/y", "~/a/../../b", "/a//b", "~//a"} {
 		if CheckSandboxPath(bad) == nil {
 			t.Errorf("%q accepted", bad)

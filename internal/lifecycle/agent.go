@@ -49,11 +49,17 @@ func (e *Env) RunAgent(a Agent) error {
 		return err
 	}
 	a.Flags.Program = a.Argv[0]
+	if !a.Flags.NoSandbox && !a.Flags.Network && len(a.Flags.Ports) == 0 {
+		a.Flags.Ports = e.apiPorts(a.Argv[0])
+	}
 	s, err := agentbox.Load(e.Ctx, e.Repo, cfg.Sandbox, a.Flags, e.Getenv)
 	if err != nil {
 		return err
 	}
 	s.Terminal = true
+	if !s.Off {
+		fmt.Fprintf(e.Err, "git-tdd: %s runs in the sandbox; network: %s\n", term.Line(filepath.Base(a.Argv[0]), 60), s.NetworkLine())
+	}
 	box, err := s.Open(w.Worktree, true)
 	if err != nil {
 		return err
@@ -78,6 +84,21 @@ func (e *Env) RunAgent(a Agent) error {
 		}
 	}
 	return e.runInteractive(a.Argv, w.Worktree, box.Env(AgentEnv(a.Environ, s)), box.Policy)
+}
+
+// apiPorts are the ports a known agent CLI calls its model on, where this
+// machine can limit the network to them; elsewhere none, said once, since
+// opening every port is the human's choice (--network).
+func (e *Env) apiPorts(program string) []uint16 {
+	ports := agentbox.APIPorts(program, e.Getenv)
+	if ports == nil {
+		return nil
+	}
+	if st, err := sandbox.Probe(); err == nil && st.LimitsPorts() {
+		return ports
+	}
+	term.Warn(e.Err, "git-tdd", "%s gets no network: this kernel cannot limit it to its API's port 443 (Landlock ABI 4, Linux 6.7); give --network to open every port", term.Line(filepath.Base(program), 60))
+	return nil
 }
 
 // runInteractive runs argv on this process's terminal and standard files, in

@@ -70,6 +70,10 @@ func (s Status) lacks(p Policy) string {
 	return ""
 }
 
+// LimitsPorts reports whether this machine can limit the network to TCP
+// ports (Policy.Ports): Landlock's network rules, ABI 4.
+func (s Status) LimitsPorts() bool { return s.lacks(Policy{}) == "" && s.ABI >= netABI }
+
 // Line is the line git tdd status and git diffgate status show.
 func (s Status) Line() string {
 	if reason := s.lacks(Policy{}); reason != "" {

@@ -14,7 +14,8 @@ type AgentCmd struct {
 	Issue string   `arg:"" optional:"" help:"The issue whose worktree the agent works in (default: the worktree you are in, or the only active workflow)."`
 	Write []string `name:"write" placeholder:"PATH" help:"One more path the agent may write (repeat it); it must exist."`
 	// Network and NoSandbox are the human's word only: no file or variable sets them.
-	Network   bool     `help:"Let the agent reach the network (its model's API)."`
+	Network   bool     `help:"Let the agent reach the network: every port (claude and codex get their API's, 443 and the port of ANTHROPIC_BASE_URL or OPENAI_BASE_URL, without it)."`
+	Port      []uint16 `name:"port" placeholder:"N" help:"Let the agent connect to this TCP port only (repeat it); needs Landlock's network rules (Linux 6.7)."`
 	NoSandbox bool     `name:"no-sandbox" help:"Run the agent without the sandbox, where this machine cannot confine it (warned, recorded in the audit log and shown by status)."`
 	Command   []string `arg:"" optional:"" passthrough:"all" placeholder:"-- CMD [ARGS...]" help:"The agent and its arguments, after --."`
 }
@@ -32,7 +33,7 @@ func (c *AgentCmd) Run(env *cmdline.Env) error {
 		return err
 	}
 	return l.RunAgent(lifecycle.Agent{Issue: issue, Argv: argv, Environ: os.Environ(),
-		Flags: agentbox.Flags{NoSandbox: c.NoSandbox, Write: c.Write, Network: c.Network}})
+		Flags: agentbox.Flags{NoSandbox: c.NoSandbox, Write: c.Write, Network: c.Network, Ports: c.Port}})
 }
 
 // split reads the arguments: after the issue, "--" starts the command; with

@@ -136,7 +136,7 @@ func issueFlow(env *cmdline.Env, dir, slug string, auto, noSandbox bool) (*issue
 				WithHint("set [issue] repo = \"owner/name\" in %s and commit it", config.FileName)
 		}
 	}
-	box, err := agentbox.Load(env.Ctx, repo, cfg.Sandbox, agentbox.Flags{NoSandbox: noSandbox, Network: ic.Network}, env.Getenv)
+	box, err := agentbox.Load(env.Ctx, repo, cfg.Sandbox, agentbox.Flags{NoSandbox: noSandbox, Network: ic.Network, Ports: ic.Ports}, env.Getenv)
 	if err != nil {
 		tty.Close()
 		return nil, nil, err

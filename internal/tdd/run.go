@@ -66,7 +66,7 @@ func (c *RunCmd) Run(env *cmdline.Env) error {
 		if err := agentbox.Check(c.NoSandbox); err != nil {
 			return err
 		}
-		if box, err = agentbox.Load(env.Ctx, l.Repo, cfg.Sandbox, agentbox.Flags{NoSandbox: c.NoSandbox, Network: a.Network}, env.Getenv); err != nil {
+		if box, err = agentbox.Load(env.Ctx, l.Repo, cfg.Sandbox, agentbox.Flags{NoSandbox: c.NoSandbox, Network: a.Network, Ports: a.Ports}, env.Getenv); err != nil {
 			return err
 		}
 	}
