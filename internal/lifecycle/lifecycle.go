@@ -36,6 +36,20 @@ type Env struct {
 	// NoSandbox runs the repository's tests, lint and setup unconfined: only
 	// the human's --no-sandbox on the command line sets it (Unconfined).
 	NoSandbox bool
+
+	// SigningKey is user.signingkey, "" for none, read once (sync.OnceValue):
+	// every confined run denies its file, and red and green read it while
+	// they stage, off the way to the tests. Nil reads it each time.
+	SigningKey func() string
+}
+
+// signingKey is the configured user.signingkey, "" for none.
+func (e *Env) signingKey() string {
+	if e.SigningKey != nil {
+		return e.SigningKey()
+	}
+	key, _, _ := e.Repo.ConfigValue(e.Ctx, "user.signingkey")
+	return key
 }
 
 var (

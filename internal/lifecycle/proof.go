@@ -225,6 +225,9 @@ func (p *prepared) sign() bool {
 func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed bool) (*prepared, error) {
 	p := &prepared{signs: make(chan bool, 1)}
 	go func() { p.signs <- wt.SignsCommits(e.Ctx) }()
+	if !e.NoSandbox {
+		go e.signingKey() // the run's sandbox denies it
+	}
 	var ignored []string
 	var g errgroup.Group
 	g.Go(func() (err error) {

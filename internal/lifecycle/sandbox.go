@@ -99,9 +99,8 @@ func (e *Env) confine(cfg *config.Config, dir string, network bool) (*confined, 
 		os.RemoveAll(tmp)
 		return nil, err
 	}
-	key, _, _ := e.Repo.ConfigValue(e.Ctx, "user.signingkey")
 	p, err := sandbox.ForTests(sandbox.Run{Worktree: dir, GitDir: e.Repo.At(dir).GitDir, CommonDir: e.Repo.CommonDir,
-		TempDir: tmp, Home: home, Getenv: e.getenv, SigningKey: key, Deny: agentbox.DenyPaths(cfg.Sandbox, home), Network: network})
+		TempDir: tmp, Home: home, Getenv: e.getenv, SigningKey: e.signingKey(), Deny: agentbox.DenyPaths(cfg.Sandbox, home), Network: network})
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/apply"
 	"github.com/git-tdd/git-tdd/internal/cmdline"
@@ -30,6 +31,10 @@ func lifecycleEnv(env *cmdline.Env) (*lifecycle.Env, error) {
 		Ctx: env.Ctx, Repo: repo, Store: state.New(repo.CommonDir),
 		Config: func(rev string) (*config.Config, error) { return env.Config(repo, rev) },
 		Out:    env.Stdout, Err: env.Stderr, Getenv: env.Getenv, Color: env.Color, NoPager: env.NoPager, Cwd: cwd,
+		SigningKey: sync.OnceValue(func() string {
+			key, _, _ := repo.ConfigValue(env.Ctx, "user.signingkey")
+			return key
+		}),
 	}, nil
 }
 
