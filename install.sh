@@ -21,10 +21,12 @@ commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-say "Building git-diffgate and git-tdd $version ($(go version | cut -d' ' -f3); the first build takes a minute)..."
+say "Building git-diffgate and git-tdd with $(go version | cut -d' ' -f3) (the first build takes a minute)..."
 CGO_ENABLED=0 go build -trimpath \
   -ldflags "-X github.com/git-tdd/git-tdd/internal/version.Version=$version -X github.com/git-tdd/git-tdd/internal/version.Commit=$commit" \
   -o "$tmp/" ./cmd/git-diffgate ./cmd/git-tdd
+# the version as the binaries say it (git tdd --version), not as git describe does
+version=$("$tmp/git-tdd" --version | sed 's/^git tdd //')
 
 say "Installing into $PREFIX:"
 put() { # MODE SOURCE DEST: install one file and say where it went
@@ -52,7 +54,7 @@ for cmd in git-diffgate git-tdd; do
   put 0644 "$tmp/_$cmd" "$PREFIX/share/zsh/site-functions/_$cmd"
   put 0644 "$tmp/$cmd.fish" "$PREFIX/share/fish/vendor_conf.d/$cmd.fish"
 done
-say "Installed git-diffgate and git-tdd $version (commit $commit)."
+say "Installed git-diffgate and git-tdd $version."
 
 notes=""
 note() { notes="$notes
