@@ -211,6 +211,10 @@ func (pr *Printer) Banner(rep *analysis.Report) {
 		term.Pick(int64(len(rep.Flagged)), "needs", "need"))
 	for _, f := range rep.FlaggedFiles() {
 		fmt.Fprintf(pr.W, "  %s\n", pr.headline(f))
+		if f.SymbolsNote != "" && len(f.RemovedSymbols) > 0 {
+			// why every definition is gone: the file no longer parses
+			fmt.Fprintf(pr.W, "    %s\n", term.Line(f.SymbolsNote, 0))
+		}
 	}
 	fmt.Fprintln(pr.W, pr.P.Yellow(rule))
 }
