@@ -115,8 +115,13 @@ func (t *TTY) ask(ctx context.Context, question string) (string, error) {
 	if err := killStrays(t.warn); err != nil {
 		return "", err
 	}
-	if err := flushInput(t.f); err != nil {
+	typed, err := flushInput(t.f)
+	if err != nil {
 		return "", fmt.Errorf("discarding typeahead on the terminal: %w", err)
+	}
+	if typed {
+		// said, so that an answer typed early is typed again, not lost unseen
+		fmt.Fprintln(t.f, "input typed before the question was discarded")
 	}
 	if _, err := io.WriteString(t.f, question+" "); err != nil {
 		return "", err
