@@ -106,7 +106,7 @@ func (c *VerifyCmd) Run(env *cmdline.Env) error {
 			what += " signed by an allowed key"
 		}
 		return exitcode.New(exitcode.Refused, "%d of %d commits in %s lack %s", rep.Failed, len(commits), spec, what).
-			WithHint("a commit gets its trailer when it is approved with git diffgate before it is committed, and its signature from commit.gpgsign")
+			WithHint("%s", trailerHint(env, repo))
 	}
 	return nil
 }
@@ -258,4 +258,16 @@ func printVerify(env *cmdline.Env, rep VerifyReport) {
 	default:
 		fmt.Fprintf(env.Stdout, "All %d commits in %s carry %s.\n", len(rep.Commits), rep.Range, strings.Replace(what, "its own", "their own", 1))
 	}
+}
+
+// trailerHint says what gives a commit its trailer. Where no hook of the gate
+// runs here, an APPROVE before a plain git commit adds none: the user did
+// what the usual hint says, so it names what is missing instead.
+func trailerHint(env *cmdline.Env, repo *gitx.Repo) string {
+	const usual = "a commit gets its trailer when it is approved with git diffgate before it is committed, and its signature from commit.gpgsign"
+	h, err := hooksStatus(env, repo)
+	if err != nil || h.Installed || len(h.Managers) > 0 {
+		return usual
+	}
+	return "no git diffgate hook is installed in this repository, so git commit adds no trailer even after an APPROVE: run git diffgate install, then approve and commit again (git commit --amend for the last commit)"
 }
