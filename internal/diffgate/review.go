@@ -201,7 +201,9 @@ func present(env *cmdline.Env, repo *gitx.Repo, t review.Target, cfg *config.Con
 		return nil, bypass("there is no terminal to ask a human for approval")
 	}
 	screen := review.NewScreen(env.Ctx, repo, tty, env.NoPager, env.Getenv, env.Prog)
-	if err := screen.Present(rep, func(pr *review.Printer) error { return review.Show(env.Ctx, repo, t, rep, pr) }); err != nil {
+	// every file's diff, the flagged ones first: what is approved is all of it
+	none := func(string) bool { return false }
+	if err := screen.Present(rep, func(pr *review.Printer) error { return review.ShowAll(env.Ctx, repo, t, rep, pr, none) }); err != nil {
 		tty.Close()
 		return nil, err
 	}

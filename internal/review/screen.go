@@ -54,36 +54,49 @@ func NewScreen(ctx context.Context, repo *gitx.Repo, tty *term.TTY, noPager bool
 
 // Present shows a review: show prints it (the stat, the banner, the diffs)
 // into the pager when there is one, else on the terminal; then the summary
-// is printed again on the terminal itself, right above the question, so that
-// neither a long diff nor a pager leaves it out of sight. A pager that fails
+// is printed again on the terminal itself, right above the question, when a
+// long diff or a pager left it out of sight. A pager that fails
 // is said, and the review printed on the terminal instead: nothing goes
 // unshown because of it.
 func (s Screen) Present(rep *analysis.Report, show func(pr *Printer) error) error {
 	tty := s.TTY.Writer()
 	direct := &Printer{W: tty, P: s.TTY.Palette, Width: s.TTY.Width()}
+	summary := &lineCounter{w: io.Discard}
+	(&Printer{W: summary, Width: s.TTY.Width()}).Summary(rep)
+	// the summary is printed again only when the review pushed it out of
+	// sight: more lines than the terminal has (or, of unknown height, more
+	// than the summary itself), so that a short review shows it once
+	rows := s.TTY.Rows()
+	outOfSight := func(n int) bool {
+		if rows > 0 {
+			return n+2 > rows // and the question with its blank line
+		}
+		return n > summary.n
+	}
 	if s.Pager != "" {
 		p, err := pager.Start(s.Pager, s.TTY.File(), os.Environ())
 		if err == nil {
-			err = show(&Printer{W: p, P: s.TTY.Palette, Width: s.TTY.Width()})
+			paged := &lineCounter{w: p}
+			err = show(&Printer{W: paged, P: s.TTY.Palette, Width: s.TTY.Width()})
 			werr := p.Wait()
 			if err != nil && !errors.Is(err, pager.ErrQuit) {
 				return err
 			}
 			if werr == nil {
-				direct.Recap(rep)
+				if outOfSight(paged.n) || errors.Is(err, pager.ErrQuit) {
+					direct.Recap(rep)
+				}
 				return nil
 			}
 			err = werr
 		}
 		term.Warn(tty, s.Prog, "the pager %q failed (%v); the review follows here", term.Line(s.Pager, 80), err)
 	}
-	summary := &lineCounter{w: io.Discard}
-	(&Printer{W: summary, Width: s.TTY.Width()}).Summary(rep)
 	shown := &lineCounter{w: tty}
 	if err := show(&Printer{W: shown, P: s.TTY.Palette, Width: s.TTY.Width()}); err != nil {
 		return err
 	}
-	if shown.n > summary.n {
+	if outOfSight(shown.n) {
 		direct.Recap(rep) // the diffs pushed the banner up
 	}
 	return nil
