@@ -15,6 +15,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/pathglob"
+	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -41,6 +42,26 @@ type Env struct {
 	// every confined run denies its file, and red and green read it while
 	// they stage, off the way to the tests. Nil reads it each time.
 	SigningKey func() string
+
+	warm *runner.Warm // the sandbox's helper, started while a gate stages
+}
+
+// prestart starts, unless the tests run unconfined, the sandbox's helper for
+// a run in dir, while the gate stages and decides what to run; the returned
+// func ends it if no run used it.
+func (e *Env) prestart(dir string) func() {
+	if e.NoSandbox {
+		return func() {}
+	}
+	w, err := runner.Prestart(dir)
+	if err != nil {
+		return func() {} // the run starts its own, and says what fails
+	}
+	e.warm = w
+	return func() {
+		e.warm = nil
+		w.Close()
+	}
 }
 
 // signingKey is the configured user.signingkey, "" for none.

@@ -44,7 +44,7 @@ func (e *Env) run(cfg *config.Config, s runner.Spec, network bool) (*runner.Resu
 	if err != nil {
 		return nil, err
 	}
-	s.Sandbox, s.Env = c.sandbox, c.env
+	s.Sandbox, s.Env, s.Warm = c.sandbox, c.env, e.warm
 	res, err := runner.Run(e.Ctx, s)
 	if derr := c.done(); err == nil {
 		err = derr

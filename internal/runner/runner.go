@@ -65,6 +65,9 @@ type Spec struct {
 	// Sandbox, when set, confines the command (package sandbox); nil runs it
 	// with the caller's rights (--no-sandbox).
 	Sandbox *Sandbox
+	// Warm, with Sandbox, is a helper started ahead in Dir (Prestart): the
+	// run uses it instead of starting one, if it is unused.
+	Warm *Warm
 }
 
 // Sandbox is how a run is confined: the policy, and the run's private
@@ -315,27 +318,40 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.Dir, env, pw, pw
 	var confined *sandbox.Wrapped
-	if s.Sandbox != nil {
-		if confined, err = s.Sandbox.Policy.Wrap(cmd); err != nil {
+	var p *confine.Proc
+	start := time.Now()
+	if w := s.Warm.take(s); w != nil {
+		pw.Close()
+		pr, p, confined = w.out, w.proc, w.pending.Wrapped
+		if err := w.pending.Send(s.Sandbox.Policy, argv, env); err != nil {
+			p.Stop(time.Second)
+			p.Wait()
 			pr.Close()
-			pw.Close()
+			confined.Err()
 			return nil, nil, err
 		}
-	}
-	start := time.Now()
-	p, err := confine.Start(cmd)
-	if confined != nil {
-		confined.Started()
-	}
-	if err != nil {
-		pr.Close()
+	} else {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.Dir, env, pw, pw
+		if s.Sandbox != nil {
+			if confined, err = s.Sandbox.Policy.Wrap(cmd); err != nil {
+				pr.Close()
+				pw.Close()
+				return nil, nil, err
+			}
+		}
+		p, err = confine.Start(cmd)
+		if confined != nil {
+			confined.Started()
+		}
+		if err != nil {
+			pr.Close()
+			pw.Close()
+			return nil, nil, fmt.Errorf("running %s: %w", strings.Join(argv, " "), err)
+		}
 		pw.Close()
-		return nil, nil, fmt.Errorf("running %s: %w", strings.Join(argv, " "), err)
 	}
-	pw.Close()
 	var goEvents bytes.Buffer
 	tail := &tailBuffer{max: tailBytes}
 	readDone := make(chan struct{})

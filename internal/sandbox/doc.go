@@ -27,7 +27,11 @@
 // taken for the program's own failure (a red test run). The helper refuses to
 // run without a valid policy on a pipe. An agent that runs it itself gains
 // nothing: a Landlock domain and a seccomp filter only add up, each new one
-// restricts further.
+// restricts further. Prestart starts the helper before its program is known
+// (red and green start it while they stage, so that its start, a process and
+// a Go runtime, is off the way to the tests): it waits on the pipe for what
+// Pending.Send writes, checked as Wrap checks it, and exits quietly, having
+// run nothing, when the pipe is closed empty.
 //
 // Landlock only grants: what no rule allows is denied. Everything but the
 // denied paths stays readable (toolchains, caches, the repository's git dir)

@@ -114,6 +114,9 @@ func (m message) encode() ([]byte, error) {
 
 // decodeMessage reads one message, strictly: unknown fields, trailing data, a
 // wrong magic or an invalid policy are refused.
+// errEmpty is a policy pipe closed with nothing written.
+var errEmpty = errors.New("sandbox: the policy pipe is empty")
+
 func decodeMessage(r io.Reader) (message, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxMessage+1))
 	if err != nil {
@@ -121,6 +124,9 @@ func decodeMessage(r io.Reader) (message, error) {
 	}
 	if len(data) > maxMessage {
 		return message{}, errors.New("sandbox: the policy is too large")
+	}
+	if len(data) == 0 {
+		return message{}, errEmpty
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -45,7 +45,7 @@ func TestDecodeMessage(t *testing.T) {
 		t.Fatalf("decode(good) = %+v, %v", m, err)
 	}
 	for _, tc := range []struct{ name, data, want string }{
-		{"empty", "", "not valid"},
+		{"empty", "", "is empty"},
 		{"not JSON", "write=/", "not valid"},
 		{"no magic", `{"policy":{},"path":"sh","args":["sh"]}`, "does not hold a git-tdd policy"},
 		{"another magic", `{"magic":"git-tdd sandbox policy 0","policy":{},"path":"sh","args":["sh"]}`, "does not hold"},

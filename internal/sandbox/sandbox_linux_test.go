@@ -553,7 +553,6 @@ func TestHelperRefuses(t *testing.T) {
 		{"standard input as the policy", []*os.File{pipe("")}, []string{"0", "3"}, "runs nothing without one"},
 		{"a file, not a pipe", []*os.File{file, pipe("")}, []string{"3", "4"}, "no policy pipe"},
 		{"garbage on the pipe", []*os.File{pipe("write=/"), pipe("")}, []string{"3", "4"}, "the policy is not valid"},
-		{"an empty pipe", []*os.File{pipe(""), pipe("")}, []string{"3", "4"}, "the policy is not valid"},
 		{"the same pipe twice", []*os.File{pipe(string(valid))}, []string{"3", "3"}, "runs nothing without one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -562,6 +561,12 @@ func TestHelperRefuses(t *testing.T) {
 				t.Errorf("exit %d: %q, want 126 and %q", code, out, tc.want)
 			}
 		})
+	}
+
+	// an empty pipe is a prestarted helper git-tdd had nothing for
+	// (Pending.Cancel): it runs nothing, quietly
+	if out, code := helper([]*os.File{pipe(""), pipe("")}, "3", "4"); code != 125 || out != "" {
+		t.Errorf("an empty pipe: exit %d: %q, want 125 and nothing said", code, out)
 	}
 
 	p := r.agentPolicy(t, nil)
@@ -670,6 +675,68 @@ func TestTerminal(t *testing.T) {
 				t.Errorf("on the terminal: %q, refused %v; want %q", got, w.Err(), tc.want)
 			}
 		})
+	}
+}
+
+// A helper started ahead of its program (Prestart) runs what Send gives it,
+// confined as Wrap's would; Cancel ends it having run nothing; a policy
+// Send refuses runs nothing either.
+func TestPrestart(t *testing.T) {
+	r := newRepo(t)
+	p := r.agentPolicy(t, nil)
+	start := func() (*Pending, *confine.Proc, *bytes.Buffer) {
+		var out bytes.Buffer
+		cmd := exec.Command("ignored")
+		cmd.Dir, cmd.Stdout, cmd.Stderr = r.worktree, &out, &out
+		pd, err := Prestart(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proc, err := confine.Start(cmd)
+		pd.Started()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pd, proc, &out
+	}
+
+	pd, proc, out := start()
+	outside := filepath.Join(r.root, "outside-prestart")
+	script := `pwd; echo x > here.txt && echo wrote here; echo x > "$1" && echo wrote outside`
+	if err := pd.Send(p, []string{"sh", "-c", script, "sh", outside}, r.env); err != nil {
+		t.Fatal(err)
+	}
+	proc.Wait()
+	if err := pd.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, r.worktree+"\nwrote here\n") || strings.Contains(got, "wrote outside") {
+		t.Errorf("output %q: want it run in the worktree, writing only there", got)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Error("the prestarted program wrote outside its worktree")
+	}
+
+	pd, proc, out = start()
+	pd.Cancel()
+	err := proc.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 125 || out.Len() != 0 {
+		t.Errorf("cancelled: %v, %q; want exit 125 and nothing said", err, out)
+	}
+	if err := pd.Err(); err != nil {
+		t.Errorf("cancelled: the helper reported %v", err)
+	}
+
+	pd, proc, _ = start()
+	bad := p
+	bad.Deny = append(bad.Deny, bad.Write...)
+	if err := pd.Send(bad, []string{"sh", "-c", "echo ran > ran.txt"}, r.env); err == nil {
+		t.Error("Send accepted a policy that is not valid")
+	}
+	proc.Wait()
+	if _, err := os.Stat(filepath.Join(r.worktree, "ran.txt")); err == nil {
+		t.Error("a refused Send ran the program")
 	}
 }
 
