@@ -57,7 +57,7 @@ type Options struct {
 type Event struct {
 	Issue     string `json:"issue"`
 	Node      string `json:"node"`
-	Event     string `json:"event"` // enter, agent, truncated, refused, rolled-back, gate, stop, done
+	Event     string `json:"event"` // enter, agent, truncated, refused, rolled-back, gate, rejected, stop, done
 	Attempt   int    `json:"attempt,omitempty"`
 	Max       int    `json:"max,omitempty"`
 	ElapsedMS int64  `json:"elapsed_ms"`
@@ -111,18 +111,22 @@ func Run(o Options) error {
 func (l *loop) begin() error {
 	w, _, err := l.L.Find(l.Issue)
 	var ee *exitcode.Error
+	started := false
 	switch {
 	case err == nil && w.Active():
 	case err == nil || errors.As(err, &ee):
 		if err := l.policy(nil); err != nil {
 			return err
 		}
-		if err := l.L.Start(lifecycle.StartOptions{Issue: l.Issue, LLD: l.LLD, Context: l.Context, Count: l.Count}); err != nil {
+		// recorded with the workflow: status says run resumes it
+		run := &state.Run{Node: Scaffold, Started: time.Now().UTC().Truncate(time.Second)}
+		if err := l.L.Start(lifecycle.StartOptions{Issue: l.Issue, LLD: l.LLD, Context: l.Context, Count: l.Count, Run: run}); err != nil {
 			return err
 		}
 		if w, _, err = l.L.Find(l.Issue); err != nil {
 			return err
 		}
+		started = true
 	default:
 		return err
 	}
@@ -130,9 +134,12 @@ func (l *loop) begin() error {
 	if l.cfg, err = l.L.Config(w.BaseCommit); err != nil {
 		return err
 	}
-	if w.Run == nil {
+	switch {
+	case w.Run == nil:
 		l.run = &state.Run{Node: nodeOfPhase(w.Phase), Started: time.Now().UTC().Truncate(time.Second)}
-	} else {
+	case started:
+		l.run = w.Run
+	default:
 		l.run = w.Run
 		l.base = w.Run.Seconds
 		if err := l.policy(w); err != nil {
@@ -212,6 +219,8 @@ func (l *loop) attempt() int {
 		return l.run.Scaffolds + 1
 	case Implement, Green, Lint:
 		return l.run.Implements + 1
+	case Review:
+		return len(l.run.Rejections) + 1
 	}
 	return 0
 }
@@ -240,7 +249,7 @@ func (l *loop) event(ev Event) {
 	switch ev.Event {
 	case "enter":
 		l.progress("%s", line)
-	case "agent", "truncated", "rolled-back", "gate", "refused":
+	case "agent", "truncated", "rolled-back", "gate", "refused", "rejected":
 		l.progress("%s: %s", line, ev.Message)
 	}
 }
