@@ -51,6 +51,11 @@ type Options struct {
 	Out     io.Writer
 	Err     io.Writer
 	Count   contextcheck.Counter // counts tokens for the data policy
+	// Live, when set, is Err with a line that shows, while an agent call
+	// runs, its time and what it has received (Meter, which the agent is
+	// given too).
+	Live  *term.Live
+	Meter *agent.Meter
 }
 
 // Event is one transition, as --json prints it.
@@ -259,6 +264,36 @@ func (l *loop) progress(format string, args ...any) {
 	// messages carry paths and text the model chose: escaped, so none can
 	// write to the terminal (OSC 52 to the clipboard, line wrap off, …)
 	fmt.Fprintf(l.Err, "git-tdd run [%6.1fs %s→%s tok]: %s\n", elapsed, kilo(l.run.TokensIn), kilo(l.run.TokensOut), term.Line(fmt.Sprintf(format, args...), 0))
+}
+
+// watch shows, until the returned stop is called, the live line of an agent
+// call: how long it has run, and what it has received.
+func (l *loop) watch() (stop func()) {
+	if l.Live == nil {
+		return func() {}
+	}
+	l.Meter.Reset()
+	// all but the meter read here: the line is drawn on another goroutine
+	label := labels[l.run.Node]
+	if n, max := l.attempt(), l.max(); max > 0 {
+		label += fmt.Sprintf(" %d/%d", n, max)
+	}
+	in, out, base := kilo(l.run.TokensIn), kilo(l.run.TokensOut), time.Since(l.start).Seconds()+l.base
+	return l.Live.Show(func(d time.Duration) string {
+		return fmt.Sprintf("git-tdd run [%6.1fs %s→%s tok]: %s: waiting for the agent: %s", base+d.Seconds(), in, out, label, received(d, l.Meter))
+	})
+}
+
+// received says how long a call has run and what has come of it.
+func received(d time.Duration, m *agent.Meter) string {
+	s := fmt.Sprintf("%ds", int(d.Round(time.Second).Seconds()))
+	switch bytes, tokens := m.Received(); {
+	case tokens > 0:
+		s += ", " + kilo(int(tokens)) + " tokens received"
+	case bytes > 0:
+		s += ", " + kilo(int(bytes)) + " bytes received"
+	}
+	return s
 }
 
 // summary says how the run went.

@@ -54,7 +54,9 @@ func (l *loop) work(prompt string, tests bool) error {
 // never written.
 func (l *loop) ask(prompt string) ([]edit.Section, error) {
 	for try := 1; ; try++ {
+		stop := l.watch()
 		a, err := l.Agent.Ask(l.ctx, prompt, l.w.Worktree)
+		stop()
 		if err != nil {
 			return nil, escalate(fmt.Errorf("the agent failed: %w", err))
 		}
