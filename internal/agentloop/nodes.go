@@ -99,7 +99,10 @@ func (l *loop) review() (string, error) {
 		return "", exitcode.New(exitcode.HumanRequired, "#%s is green; a human must review and merge it", l.Issue).
 			WithHint("in a terminal: git tdd merge %s (or git tdd run %s again)", l.Issue, l.Issue)
 	}
-	l.L.AskReason = true
+	l.L.AskReason = "Why? Your words go to the agent, for another round:"
+	if len(l.run.Rejections)+1 >= l.cfg.Test.MaxRetries {
+		l.L.AskReason = "Why? This is the last review the retries allow: your words are kept for you, and the run stops:"
+	}
 	err := l.L.Merge(l.Issue, false)
 	var rej *lifecycle.Rejected
 	if errors.As(err, &rej) {

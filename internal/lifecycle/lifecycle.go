@@ -36,9 +36,9 @@ type Env struct {
 	// NoSandbox runs the repository's tests, lint and setup unconfined: only
 	// the human's --no-sandbox on the command line sets it (Unconfined).
 	NoSandbox bool
-	// AskReason: merge's REJECT asks the human why (git tdd run sends it to
-	// its agent) and returns a *Rejected.
-	AskReason bool
+	// AskReason, when set, is what merge's REJECT asks the human next (git
+	// tdd run sends the answer to its agent); merge then returns a *Rejected.
+	AskReason string
 }
 
 var (

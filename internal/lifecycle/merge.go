@@ -65,7 +65,7 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 	}
 	fmt.Fprintf(tty.Writer(), "proved: %s\n\n", plan.proved)
 	question := fmt.Sprintf("Type APPROVE to merge #%s into %s, REJECT to keep working, or ABORT to discard:", w.Issue, w.Base)
-	if e.AskReason {
+	if e.AskReason != "" {
 		question = fmt.Sprintf("Type APPROVE to merge #%s into %s, REJECT to send the agent back with your reason, or ABORT to discard:", w.Issue, w.Base)
 	}
 	answer, err := tty.Choose(e.Ctx, question, []term.Choice{{Word: "APPROVE"}, {Word: "REJECT"}, {Word: "ABORT"}})
@@ -88,10 +88,10 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 		result.Verdict = "rejected"
 		review.Log(e.Ctx, e.Store, plan.target, rep, "tdd merge", "rejected", "#"+w.Issue)
 		refused := exitcode.New(exitcode.Refused, "not merged: #%s stays %s in %s", w.Issue, w.Phase, w.Worktree)
-		if !e.AskReason || !typed {
+		if e.AskReason == "" || !typed {
 			return refused
 		}
-		reason, err := askReason(e.Ctx, tty)
+		reason, err := askReason(e.Ctx, tty, e.AskReason)
 		if e.Ctx.Err() != nil {
 			return e.Ctx.Err()
 		}
@@ -115,15 +115,12 @@ type Rejected struct {
 func (r *Rejected) Error() string { return r.err.Error() }
 func (r *Rejected) Unwrap() error { return r.err }
 
-// ReasonPrompt asks, after REJECT, what git tdd run's agent is to be told.
-const ReasonPrompt = "Why? Your words go to the agent, for another round:"
-
 // askReason reads the reason for a REJECT on the terminal (never stdin): an
 // empty answer asks again, three times, and a long one is cut to
 // state.MaxReason bytes.
-func askReason(ctx context.Context, tty *term.TTY) (string, error) {
+func askReason(ctx context.Context, tty *term.TTY, question string) (string, error) {
 	for range 3 {
-		reason, err := tty.Line(ctx, ReasonPrompt)
+		reason, err := tty.Line(ctx, question)
 		if err != nil {
 			return "", err
 		}
