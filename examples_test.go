@@ -2,9 +2,12 @@ package gittdd_test
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/testscript"
 	"go.yaml.in/yaml/v4"
 )
 
@@ -59,4 +62,58 @@ func TestGitHubActionsExample(t *testing.T) {
 	if !checkedOut {
 		t.Error("the checkout must fetch the whole history at the pull request's head")
 	}
+}
+
+// The README's walk-through of git tdd run, its sh blocks pasted in order as
+// they are, from the source tree (a clone): the scripted agent of
+// examples/agents runs red → green → merge in text mode, then in edit mode,
+// and a human (ttyrun, on a real pseudo-terminal) approves each merge.
+func TestRunWalkthrough(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := walkthrough(t, string(readme))
+	if len(blocks) < 3 {
+		t.Fatalf("the walk-through has %d sh blocks, want the setup, text mode and edit mode", len(blocks))
+	}
+	dir := t.TempDir()
+	script := `# the README's run walk-through (examples_test.go writes this)
+[!exec:pytest] [!env:GIT_TDD_REQUIRE_PYTEST] skip 'needs pytest (apt-get install python3-pytest)'
+[!sandbox] [!env:GIT_TDD_REQUIRE_SANDBOX] skip 'this machine cannot confine agents (Landlock ABI 3, seccomp)'
+cd $SRC
+exec ttyrun -timeout 300s 'Type APPROVE to merge #1 into main' 'APPROVE\n' 'Type APPROVE to merge #2 into main' 'APPROVE\n' -- sh -e $WORK/walkthrough.sh
+stdout 'scripted agent: scaffold of calc.mul, text mode'
+stdout 'scripted agent: implement of calc.mul, text mode'
+stdout 'N2 red 1/3: 3 tests of this branch fail'
+stdout 'block 1 \(add mul after the last function\): applied to calc/__init__.py'
+stdout 'run #1: merged · 2 agent calls'
+stdout 'scripted agent: scaffold of calc.sub, edit mode'
+stdout 'scripted agent: implement of calc.sub, edit mode'
+stdout 'run #2: merged · 2 agent calls'
+stdout 'Merge #2: Subtract\nfeat\(#2\): green — 6 passing\ntest\(#2\): red — 2 failing\nMerge #1: Multiply\nfeat\(#1\): green — 4 passing\ntest\(#1\): red — 3 failing\ncalc: add'
+! stdout 'git-tdd: error'
+-- walkthrough.sh --
+` + strings.Join(blocks, "")
+	if err := os.WriteFile(filepath.Join(dir, "walkthrough.txtar"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, scriptParams(dir))
+}
+
+// walkthrough is the sh blocks of the README between the walk-through's marks.
+func walkthrough(t *testing.T, readme string) []string {
+	_, rest, ok := strings.Cut(readme, "<!-- run walk-through:")
+	if !ok {
+		t.Fatal("README.md has no run walk-through mark")
+	}
+	section, _, ok := strings.Cut(rest, "<!-- end of the run walk-through -->")
+	if !ok {
+		t.Fatal("README.md's run walk-through has no end mark")
+	}
+	var blocks []string
+	for _, m := range regexp.MustCompile("(?ms)^```sh\n(.*?)^```$").FindAllStringSubmatch(section, -1) {
+		blocks = append(blocks, m[1])
+	}
+	return blocks
 }

@@ -101,8 +101,13 @@ func TestMain(m *testing.M) {
 // TestScripts runs testdata/script/*.txtar: real git in throw-away repositories
 // with an isolated configuration.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+// scriptParams run the scripts of dir as TestScripts does.
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
 		Setup:               setupGit,
 		RequireExplicitExec: true,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
@@ -127,7 +132,7 @@ func TestScripts(t *testing.T) {
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
-	})
+	}
 }
 
 // goEnv is the host's go env: its build cache, so that scripts that run go

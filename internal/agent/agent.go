@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/agentbox"
@@ -54,6 +55,46 @@ type Options struct {
 	// Unconfined records, before each call that runs without the sandbox,
 	// that it does (the workflow's record); nil records nothing.
 	Unconfined func() error
+	// Meter is told, while a call runs, how much of the answer has come:
+	// a command reports its stdout's bytes, a provider that streams the
+	// output tokens so far (Meter.Tokens). nil counts nothing.
+	Meter *Meter
+}
+
+// Meter counts what the call in progress has received so far, for a live
+// progress line. Its methods are safe on other goroutines and on nil.
+type Meter struct {
+	bytes, tokens atomic.Int64
+}
+
+// Bytes records the bytes received so far.
+func (m *Meter) Bytes(total int64) {
+	if m != nil {
+		m.bytes.Store(total)
+	}
+}
+
+// Tokens records the output tokens received so far (a streaming provider).
+func (m *Meter) Tokens(total int64) {
+	if m != nil {
+		m.tokens.Store(total)
+	}
+}
+
+// Reset starts a new call.
+func (m *Meter) Reset() {
+	if m != nil {
+		m.bytes.Store(0)
+		m.tokens.Store(0)
+	}
+}
+
+// Received is what the call has received so far.
+func (m *Meter) Received() (bytes, tokens int64) {
+	if m == nil {
+		return 0, 0
+	}
+	return m.bytes.Load(), m.tokens.Load()
 }
 
 // New returns the agent that cfg configures.
@@ -106,7 +147,7 @@ func (c *command) Ask(ctx context.Context, prompt, dir string) (*Answer, error) 
 		}
 	}
 	out, err := runner.Capture(ctx, runner.Call{Argv: c.cfg.Command, Dir: dir, Env: box.Env(c.o.Env), Stdin: []byte(prompt),
-		Timeout: c.cfg.Timeout.Duration, Stderr: c.o.Stderr, Sandbox: box.Policy})
+		Timeout: c.cfg.Timeout.Duration, Stderr: c.o.Stderr, Sandbox: box.Policy, Received: c.o.Meter.Bytes})
 	if cerr := box.Close(); errors.Is(cerr, agentbox.ErrGitFile) && c.o.Stderr != nil {
 		term.Warn(c.o.Stderr, "git-tdd", "%v", cerr)
 	} else if cerr != nil && err == nil {

@@ -51,13 +51,18 @@ type Options struct {
 	Out     io.Writer
 	Err     io.Writer
 	Count   contextcheck.Counter // counts tokens for the data policy
+	// Live, when set, is Err with a line that shows, while an agent call
+	// runs, its time and what it has received (Meter, which the agent is
+	// given too).
+	Live  *term.Live
+	Meter *agent.Meter
 }
 
 // Event is one transition, as --json prints it.
 type Event struct {
 	Issue     string `json:"issue"`
 	Node      string `json:"node"`
-	Event     string `json:"event"` // enter, agent, truncated, refused, rolled-back, gate, stop, done
+	Event     string `json:"event"` // enter, agent, truncated, refused, rolled-back, gate, rejected, stop, done
 	Attempt   int    `json:"attempt,omitempty"`
 	Max       int    `json:"max,omitempty"`
 	ElapsedMS int64  `json:"elapsed_ms"`
@@ -111,18 +116,22 @@ func Run(o Options) error {
 func (l *loop) begin() error {
 	w, _, err := l.L.Find(l.Issue)
 	var ee *exitcode.Error
+	started := false
 	switch {
 	case err == nil && w.Active():
 	case err == nil || errors.As(err, &ee):
 		if err := l.policy(nil); err != nil {
 			return err
 		}
-		if err := l.L.Start(lifecycle.StartOptions{Issue: l.Issue, LLD: l.LLD, Context: l.Context, Count: l.Count}); err != nil {
+		// recorded with the workflow: status says run resumes it
+		run := &state.Run{Node: Scaffold, Started: time.Now().UTC().Truncate(time.Second)}
+		if err := l.L.Start(lifecycle.StartOptions{Issue: l.Issue, LLD: l.LLD, Context: l.Context, Count: l.Count, Run: run}); err != nil {
 			return err
 		}
 		if w, _, err = l.L.Find(l.Issue); err != nil {
 			return err
 		}
+		started = true
 	default:
 		return err
 	}
@@ -130,9 +139,12 @@ func (l *loop) begin() error {
 	if l.cfg, err = l.L.Config(w.BaseCommit); err != nil {
 		return err
 	}
-	if w.Run == nil {
+	switch {
+	case w.Run == nil:
 		l.run = &state.Run{Node: nodeOfPhase(w.Phase), Started: time.Now().UTC().Truncate(time.Second)}
-	} else {
+	case started:
+		l.run = w.Run
+	default:
 		l.run = w.Run
 		l.base = w.Run.Seconds
 		if err := l.policy(w); err != nil {
@@ -212,6 +224,8 @@ func (l *loop) attempt() int {
 		return l.run.Scaffolds + 1
 	case Implement, Green, Lint:
 		return l.run.Implements + 1
+	case Review:
+		return len(l.run.Rejections) + 1
 	}
 	return 0
 }
@@ -240,7 +254,7 @@ func (l *loop) event(ev Event) {
 	switch ev.Event {
 	case "enter":
 		l.progress("%s", line)
-	case "agent", "truncated", "rolled-back", "gate", "refused":
+	case "agent", "truncated", "rolled-back", "gate", "refused", "rejected":
 		l.progress("%s: %s", line, ev.Message)
 	}
 }
@@ -250,6 +264,36 @@ func (l *loop) progress(format string, args ...any) {
 	// messages carry paths and text the model chose: escaped, so none can
 	// write to the terminal (OSC 52 to the clipboard, line wrap off, …)
 	fmt.Fprintf(l.Err, "git-tdd run [%6.1fs %s→%s tok]: %s\n", elapsed, kilo(l.run.TokensIn), kilo(l.run.TokensOut), term.Line(fmt.Sprintf(format, args...), 0))
+}
+
+// watch shows, until the returned stop is called, the live line of an agent
+// call: how long it has run, and what it has received.
+func (l *loop) watch() (stop func()) {
+	if l.Live == nil {
+		return func() {}
+	}
+	l.Meter.Reset()
+	// all but the meter read here: the line is drawn on another goroutine
+	label := labels[l.run.Node]
+	if n, max := l.attempt(), l.max(); max > 0 {
+		label += fmt.Sprintf(" %d/%d", n, max)
+	}
+	in, out, base := kilo(l.run.TokensIn), kilo(l.run.TokensOut), time.Since(l.start).Seconds()+l.base
+	return l.Live.Show(func(d time.Duration) string {
+		return fmt.Sprintf("git-tdd run [%6.1fs %s→%s tok]: %s: waiting for the agent: %s", base+d.Seconds(), in, out, label, received(d, l.Meter))
+	})
+}
+
+// received says how long a call has run and what has come of it.
+func received(d time.Duration, m *agent.Meter) string {
+	s := fmt.Sprintf("%ds", int(d.Round(time.Second).Seconds()))
+	switch bytes, tokens := m.Received(); {
+	case tokens > 0:
+		s += ", " + kilo(int(tokens)) + " tokens received"
+	case bytes > 0:
+		s += ", " + kilo(int(bytes)) + " bytes received"
+	}
+	return s
 }
 
 // summary says how the run went.

@@ -3,7 +3,9 @@ package agentloop
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/git-tdd/git-tdd/internal/agent"
 	"github.com/git-tdd/git-tdd/internal/state"
 )
 
@@ -35,5 +37,29 @@ func TestKilo(t *testing.T) {
 		if got := kilo(n); got != want {
 			t.Errorf("%d: %s, want %s", n, got, want)
 		}
+	}
+}
+
+// The live line says how long a call has run and what came of it: the
+// tokens a provider streamed, else the bytes a command wrote, else nothing.
+func TestReceived(t *testing.T) {
+	m := &agent.Meter{}
+	if got := received(1400*time.Millisecond, m); got != "1s" {
+		t.Errorf("nothing received: %q", got)
+	}
+	m.Bytes(2048)
+	if got := received(12*time.Second, m); got != "12s, 2.0k bytes received" {
+		t.Errorf("bytes: %q", got)
+	}
+	m.Tokens(412)
+	if got := received(2*time.Second, m); got != "2s, 412 tokens received" {
+		t.Errorf("tokens: %q", got)
+	}
+	m.Reset()
+	if got := received(0, m); got != "0s" {
+		t.Errorf("after Reset: %q", got)
+	}
+	if got := received(3*time.Second, nil); got != "3s" {
+		t.Errorf("no meter: %q", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/lifecycle"
@@ -98,7 +99,15 @@ func (l *loop) review() (string, error) {
 		return "", exitcode.New(exitcode.HumanRequired, "#%s is green; a human must review and merge it", l.Issue).
 			WithHint("in a terminal: git tdd merge %s (or git tdd run %s again)", l.Issue, l.Issue)
 	}
+	l.L.AskReason = "Why? Your words go to the agent, for another round:"
+	if len(l.run.Rejections)+1 >= l.cfg.Test.MaxRetries {
+		l.L.AskReason = "Why? This is the last review the retries allow: your words are kept for you, and the run stops:"
+	}
 	err := l.L.Merge(l.Issue, false)
+	var rej *lifecycle.Rejected
+	if errors.As(err, &rej) {
+		return l.rejected(rej.Reason)
+	}
 	if err != nil {
 		return "", err
 	}
@@ -107,6 +116,21 @@ func (l *loop) review() (string, error) {
 		return Aborted, nil
 	}
 	return Merged, nil
+}
+
+// rejected sends the change back to N3 with the human's reason, saved in the
+// record, or stops for a human when the reviews are spent ([test]
+// max_retries rejections in all): the work stays where it is.
+func (l *loop) rejected(reason string) (string, error) {
+	l.run.Rejections = append(l.run.Rejections, state.Rejection{Reason: reason, At: time.Now().UTC().Truncate(time.Second)})
+	n := len(l.run.Rejections)
+	l.event(Event{Event: "rejected", Attempt: n, Max: l.max(), Message: "the reviewer's reason: " + reason})
+	if n >= l.cfg.Test.MaxRetries {
+		return "", exitcode.New(exitcode.Escalate, "the merge of #%s was rejected %s, as many as [test] max_retries allows", l.Issue, term.Count(n, "time", "times")).
+			WithHint("the reasons are in git tdd status %s, the work in %s: change it there and run git tdd green, then git tdd run %s asks again", l.Issue, l.w.Worktree, l.Issue)
+	}
+	l.run.Implements, l.run.Feedback = 0, ""
+	return Implement, nil
 }
 
 // retryRefusal retries a refused answer; anything else (a path outside the

@@ -18,6 +18,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/lifecycle"
 	"github.com/git-tdd/git-tdd/internal/prompts"
 	"github.com/git-tdd/git-tdd/internal/pysource"
+	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/surface"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -53,7 +54,9 @@ func (l *loop) work(prompt string, tests bool) error {
 // never written.
 func (l *loop) ask(prompt string) ([]edit.Section, error) {
 	for try := 1; ; try++ {
+		stop := l.watch()
 		a, err := l.Agent.Ask(l.ctx, prompt, l.w.Worktree)
+		stop()
 		if err != nil {
 			return nil, escalate(fmt.Errorf("the agent failed: %w", err))
 		}
@@ -257,6 +260,10 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 			}
 		}
 		return p, nil
+	}
+	for _, r := range l.run.Rejections {
+		// the human's words, from a file: bounded, and a pasted secret redacted
+		p.Rejections = append(p.Rejections, contextcheck.Redact(state.BoundReason(r.Reason)))
 	}
 	red, err := lifecycle.LastRed(l.ctx, l.L.Repo.At(l.w.Worktree), l.w.BaseCommit, "HEAD")
 	if err != nil || red == nil {

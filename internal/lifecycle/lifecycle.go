@@ -38,6 +38,10 @@ type Env struct {
 	// the human's --no-sandbox on the command line sets it (Unconfined).
 	NoSandbox bool
 
+	// AskReason, when set, is what merge's REJECT asks the human next (git
+	// tdd run sends the answer to its agent); merge then returns a *Rejected.
+	AskReason string
+
 	// SigningKey is user.signingkey, "" for none, read once (sync.OnceValue):
 	// every confined run denies its file, and red and green read it while
 	// they stage, off the way to the tests. Nil reads it each time.

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -64,7 +65,11 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 	}
 	fmt.Fprintf(tty.Writer(), "proved: %s\n\n", plan.proved)
 	question := fmt.Sprintf("Type APPROVE to merge #%s into %s, REJECT to keep working, or ABORT to discard:", w.Issue, w.Base)
+	if e.AskReason != "" {
+		question = fmt.Sprintf("Type APPROVE to merge #%s into %s, REJECT to send the agent back with your reason, or ABORT to discard:", w.Issue, w.Base)
+	}
 	answer, err := tty.Choose(e.Ctx, question, []term.Choice{{Word: "APPROVE"}, {Word: "REJECT"}, {Word: "ABORT"}})
+	typed := err == nil && answer == "REJECT" // not a REJECT for want of an answer
 	if errors.Is(err, term.ErrNoAnswer) {
 		answer, err = "REJECT", nil
 	}
@@ -82,11 +87,54 @@ func (e *Env) Merge(issue string, auto bool) (err error) {
 	case "REJECT":
 		result.Verdict = "rejected"
 		review.Log(e.Ctx, e.Store, plan.target, rep, "tdd merge", "rejected", "#"+w.Issue)
-		return exitcode.New(exitcode.Refused, "not merged: #%s stays %s in %s", w.Issue, w.Phase, w.Worktree)
+		refused := exitcode.New(exitcode.Refused, "not merged: #%s stays %s in %s", w.Issue, w.Phase, w.Worktree)
+		if e.AskReason == "" || !typed {
+			return refused
+		}
+		reason, err := askReason(e.Ctx, tty, e.AskReason)
+		if e.Ctx.Err() != nil {
+			return e.Ctx.Err()
+		}
+		if err != nil {
+			return refused.WithHint("no reason was given (%v), so the agent was not sent back; git tdd run %s asks again", err, w.Issue)
+		}
+		return &Rejected{Reason: reason, err: refused}
 	}
 	result.Verdict = "merged"
 	result.Commit, err = e.land(w, plan, rep)
 	return err
+}
+
+// Rejected is a REJECT at merge's question with the human's reason, which
+// git tdd run sends to its agent (Env.AskReason).
+type Rejected struct {
+	Reason string // the human's words, at most state.MaxReason bytes
+	err    error
+}
+
+func (r *Rejected) Error() string { return r.err.Error() }
+func (r *Rejected) Unwrap() error { return r.err }
+
+// askReason reads the reason for a REJECT on the terminal (never stdin): an
+// empty answer asks again, three times, and a long one is cut to
+// state.MaxReason bytes.
+func askReason(ctx context.Context, tty *term.TTY, question string) (string, error) {
+	for range 3 {
+		reason, err := tty.Line(ctx, question)
+		if err != nil {
+			return "", err
+		}
+		if reason == "" {
+			fmt.Fprintln(tty.Writer(), "Please say what the agent should change (or interrupt to stop).")
+			continue
+		}
+		if bounded := state.BoundReason(reason); bounded != reason {
+			fmt.Fprintf(tty.Writer(), "Only the first %d bytes are kept.\n", state.MaxReason)
+			reason = bounded
+		}
+		return reason, nil
+	}
+	return "", term.ErrNoAnswer
 }
 
 func needHuman(w *state.Workflow, why string) error {

@@ -35,6 +35,9 @@ type StartOptions struct {
 	Resume string
 	// Count counts tokens for the context budget; nil skips that check.
 	Count contextcheck.Counter
+	// Run is git tdd run's progress, recorded with the workflow when run
+	// starts it: status then says that git tdd run resumes it.
+	Run *state.Run
 }
 
 // Start creates the issue's branch and worktree and records the workflow. The
@@ -104,7 +107,7 @@ func (e *Env) Start(o StartOptions) error {
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	w := &state.Workflow{Issue: o.Issue, Phase: state.PhaseStarted, Branch: branch, Base: base, From: from, BaseCommit: baseCommit,
-		Worktree: dir, Subject: subject, LLD: lld, Context: o.Context, Started: now, Updated: now}
+		Worktree: dir, Subject: subject, LLD: lld, Context: o.Context, Started: now, Updated: now, Run: o.Run}
 	if err := e.record(w, o); err != nil {
 		undo()
 		return err
@@ -118,7 +121,9 @@ func (e *Env) Start(o StartOptions) error {
 	if w.Name != w.Issue {
 		fmt.Fprintf(e.Err, "git-tdd: recorded as %s beside the earlier workflows of #%s (git tdd list)\n", w.Name, w.Issue)
 	}
-	fmt.Fprintf(e.Err, "git-tdd: write failing tests there, then run: git tdd red\n")
+	if o.Run == nil {
+		fmt.Fprintf(e.Err, "git-tdd: write failing tests there, then run: git tdd red\n")
+	}
 	fmt.Fprintln(e.Out, dir)
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/state"
+	"github.com/git-tdd/git-tdd/internal/term"
 )
 
 // Status is a workflow as status --json and list --json print it.
@@ -176,10 +177,19 @@ func printStatus(out io.Writer, w *state.Workflow) {
 	if w.Unconfined > 0 {
 		fmt.Fprintf(out, "  sandbox   %d agent runs without the sandbox (--no-sandbox): local state may be forged; trust git tdd verify in CI\n", w.Unconfined)
 	}
+	if w.Run != nil && len(w.Run.Rejections) > 0 {
+		// the human's words, but state.toml is a file: escaped, cut to a line
+		last := w.Run.Rejections[len(w.Run.Rejections)-1]
+		fmt.Fprintf(out, "  rejected  %s at the merge question; last: %s\n", term.Count(len(w.Run.Rejections), "time", "times"), term.Line(last.Reason, 100))
+	}
 	fmt.Fprintf(out, "  next      %s\n", next(w))
 }
 
 func next(w *state.Workflow) string {
+	if w.Run != nil && w.Active() {
+		// run drives it; the manual commands would skip its record
+		return fmt.Sprintf("git tdd run %s resumes it (at %s)", w.Issue, term.Line(w.Run.Node, 40))
+	}
 	switch w.Phase {
 	case state.PhaseStarted:
 		return "write failing tests, then: git tdd red"

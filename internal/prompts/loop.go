@@ -37,6 +37,9 @@ type Loop struct {
 	// EditsFiles: the agent edits the worktree itself instead of answering
 	// with files.
 	EditsFiles bool
+	// Rejections are what the human reviewer said, oldest first, each time
+	// they rejected the merge (N3 after a REJECT).
+	Rejections []string
 }
 
 // Scaffold is N1's prompt: write failing tests for the design, and nothing else.
@@ -72,6 +75,7 @@ func Implement(l Loop) string {
 			fmt.Fprintf(&b, "## %s\n\n%s\n\n", f.Path, fenced(f.Content))
 		}
 	}
+	l.rejections(&b)
 	b.WriteString("## Your task\n\nWrite the code the design asks for. Do NOT change any test, test data or test configuration (conftest.py, pytest.ini, pyproject.toml's pytest section): such a change is refused and rolled back.\n\n")
 	l.feedback(&b)
 	l.answerFormat(&b, false)
@@ -85,6 +89,19 @@ func (l Loop) shared(b *strings.Builder) {
 	for _, f := range l.Context {
 		fmt.Fprintf(b, "## Context: %s\n\n%s\n\n", f.Path, fenced(f.Content))
 	}
+}
+
+// rejections quote the human reviewer, marked as theirs: the tests pass, and
+// the change is still not what they want.
+func (l Loop) rejections(b *strings.Builder) {
+	if len(l.Rejections) == 0 {
+		return
+	}
+	b.WriteString("## The human reviewer rejected the merge\n\nThe tests pass, but a person reviewed the change at the merge question and rejected it. Their words, as they typed them (oldest first):\n\n")
+	for i, r := range l.Rejections {
+		fmt.Fprintf(b, "Review %d, the reviewer's words:\n\n%s\n\n", i+1, fenced(r))
+	}
+	b.WriteString("Change the code as the reviewer asks; the tests must still pass.\n\n")
 }
 
 func (l Loop) feedback(b *strings.Builder) {

@@ -102,3 +102,23 @@ func TestIssuePrompts(t *testing.T) {
 		t.Errorf("IssueReview:\n%s", p)
 	}
 }
+
+// After a REJECT the implement prompt quotes the reviewer, fenced and marked
+// as theirs, newest last; without one it says nothing of a review.
+func TestImplementQuotesTheReviewer(t *testing.T) {
+	l := Loop{Issue: "87", Rejections: []string{"mul must handle floats", "and ```never``` return None"}}
+	p := Implement(l)
+	first, second := strings.Index(p, "mul must handle floats"), strings.Index(p, "and ```never``` return None")
+	if !strings.Contains(p, "## The human reviewer rejected the merge") || first < 0 || second < first {
+		t.Fatalf("prompt does not quote the reviewer in order:\n%s", p)
+	}
+	if !strings.Contains(p, "Review 2, the reviewer's words:\n\n````\nand ```never```") {
+		t.Errorf("the second reason is not fenced beyond its own backticks:\n%s", p)
+	}
+	if strings.Index(p, "## Your task") < second {
+		t.Errorf("the reviewer's words come after the task")
+	}
+	if p := Implement(Loop{Issue: "87"}); strings.Contains(p, "reviewer") {
+		t.Errorf("a prompt without a rejection speaks of one:\n%s", p)
+	}
+}

@@ -28,6 +28,9 @@ type Call struct {
 	// Sandbox confines the program (an agent's); nil runs it as the user
 	// (gh, or an agent the human ran with --no-sandbox).
 	Sandbox *sandbox.Policy
+	// Received, when set, is told the bytes of stdout so far as they come
+	// (for a progress line); it is called on another goroutine.
+	Received func(total int64)
 }
 
 // Capture runs a Call and returns its standard output. A non-zero exit, a
@@ -45,7 +48,7 @@ func Capture(ctx context.Context, c Call) ([]byte, error) {
 	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
 	cmd.Dir, cmd.Env = c.Dir, c.Env
 	cmd.Stdin = bytes.NewReader(c.Stdin)
-	out := &limitedBuffer{max: limit}
+	out := &limitedBuffer{max: limit, received: c.Received}
 	cmd.Stdout = out
 	var stderr *escapedLines
 	if c.Stderr != nil {
@@ -140,12 +143,18 @@ func (e *escapedLines) Flush() {
 // buffer is a field, not embedded: an embedded bytes.Buffer would lend it
 // ReadFrom, and io.Copy (as os/exec uses it) would then bypass Write's limit.
 type limitedBuffer struct {
-	buf  bytes.Buffer
-	max  int64
-	over bool
+	buf      bytes.Buffer
+	max      int64
+	over     bool
+	total    int64
+	received func(total int64)
 }
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
+	b.total += int64(len(p))
+	if b.received != nil {
+		b.received(b.total)
+	}
 	if int64(b.buf.Len()+len(p)) > b.max {
 		b.over = true
 		return len(p), nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -22,7 +23,12 @@ func TestCaptureOutputLimit(t *testing.T) {
 		{"over a small limit", 100, 10, "answered more than 10 bytes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := Capture(ctx, Call{Argv: []string{"head", "-c", strconv.Itoa(tc.size), "/dev/zero"}, Timeout: 10 * time.Second, Limit: tc.limit})
+			var received atomic.Int64 // what a progress line is told, over the limit too
+			out, err := Capture(ctx, Call{Argv: []string{"head", "-c", strconv.Itoa(tc.size), "/dev/zero"}, Timeout: 10 * time.Second, Limit: tc.limit,
+				Received: func(total int64) { received.Store(total) }})
+			if got := received.Load(); got != int64(tc.size) {
+				t.Errorf("received %d bytes, want %d", got, tc.size)
+			}
 			if tc.err == "" {
 				if err != nil || len(out) != tc.size {
 					t.Fatalf("len %d, err %v", len(out), err)

@@ -93,6 +93,35 @@ type Run struct {
 	Seconds    float64   `toml:"seconds"`            // time spent running, over every session
 	Feedback   string    `toml:"feedback,omitempty"` // why the last attempt did not pass, for the next prompt
 	Started    time.Time `toml:"started"`
+	// Rejections are the human's REJECTs at the merge question, each with
+	// the reason typed on the terminal, oldest first: the agent gets them
+	// in its next implement prompts, and more than [test] max_retries stop
+	// the run for a human.
+	Rejections []Rejection `toml:"rejections,omitempty"`
+}
+
+// Rejection is one REJECT at git tdd run's merge question. The reason is the
+// human's text as typed (at most MaxReason bytes): shown escaped.
+type Rejection struct {
+	Reason string    `toml:"reason"`
+	At     time.Time `toml:"at"`
+}
+
+// MaxReason bounds a rejection's reason: a few sentences for the agent, not
+// a document (a terminal's line holds at most 4 KiB anyway).
+const MaxReason = 2000
+
+// BoundReason is reason cut to MaxReason bytes at a character's boundary,
+// with a mark where it was cut.
+func BoundReason(reason string) string {
+	if len(reason) <= MaxReason {
+		return reason
+	}
+	cut := MaxReason - len("…")
+	for cut > 0 && !utf8.RuneStart(reason[cut]) {
+		cut--
+	}
+	return reason[:cut] + "…"
 }
 
 // RedRecord is what a valid red proved.

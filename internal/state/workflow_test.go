@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestRecordNames(t *testing.T) {
@@ -132,5 +133,51 @@ func TestParseRefusesRecordsOfAnotherIssue(t *testing.T) {
 		if err == nil && st.Workflows[tt.key].Name != tt.key {
 			t.Errorf("key %q read back as %q", tt.key, st.Workflows[tt.key].Name)
 		}
+	}
+}
+
+// A reason is kept whole up to MaxReason bytes, else cut at a character's
+// boundary with a mark, never beyond the bound.
+func TestBoundReason(t *testing.T) {
+	for _, tt := range []struct {
+		in       string
+		wantCut  bool
+		wantPref string
+	}{
+		{"handle negative numbers", false, "handle negative numbers"},
+		{strings.Repeat("a", MaxReason), false, "aaaa"},
+		{strings.Repeat("a", MaxReason+1), true, "aaaa"},
+		{strings.Repeat("é", MaxReason), true, "éééé"},
+		{"x" + strings.Repeat("日", MaxReason), true, "x日日"},
+	} {
+		got := BoundReason(tt.in)
+		if len(got) > MaxReason || !utf8.ValidString(got) || !strings.HasPrefix(got, tt.wantPref) {
+			t.Errorf("BoundReason(%.10q…) = %d bytes, valid %v", tt.in, len(got), utf8.ValidString(got))
+		}
+		if cut := strings.HasSuffix(got, "…") && got != tt.in; cut != tt.wantCut {
+			t.Errorf("BoundReason(%.10q…): cut %v, want %v", tt.in, cut, tt.wantCut)
+		}
+	}
+}
+
+// The reasons of REJECT survive state.toml, quotes, newlines and all.
+func TestRejectionsRoundTrip(t *testing.T) {
+	s := New(t.TempDir())
+	ctx := context.Background()
+	reason := "mul must \"round\" floats\nand handle -0 \x1b[2J"
+	err := s.Update(ctx, func(st *State) error {
+		st.Workflows = map[string]*Workflow{"87": {Issue: "87", Phase: PhaseGreen, Branch: "feat/issue-87",
+			Run: &Run{Node: "implement", Rejections: []Rejection{{Reason: reason}}}}}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := st.Workflows["87"].Run.Rejections; len(r) != 1 || r[0].Reason != reason {
+		t.Errorf("rejections %+v", r)
 	}
 }

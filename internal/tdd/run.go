@@ -18,6 +18,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/lifecycle"
 	"github.com/git-tdd/git-tdd/internal/runner"
+	"github.com/git-tdd/git-tdd/internal/term"
 	"github.com/git-tdd/git-tdd/internal/tokens"
 )
 
@@ -70,13 +71,17 @@ func (c *RunCmd) Run(env *cmdline.Env) error {
 			return err
 		}
 	}
-	ag, err := agent.New(a, agent.Options{Env: runner.Seal(os.Environ(), cfg.Test.Env), Getenv: env.Getenv, Stderr: env.Stderr,
-		Count: tokens.Count, Sandbox: box, Unconfined: func() error { return l.MarkUnconfined(c.Issue) }})
+	// stderr with the live line of an agent call: the agent's own stderr
+	// goes through it too, so that the two never mix on a terminal
+	live, meter := term.NewLive(env.Stderr, env.Getenv), &agent.Meter{}
+	ag, err := agent.New(a, agent.Options{Env: runner.Seal(os.Environ(), cfg.Test.Env), Getenv: env.Getenv, Stderr: live,
+		Count: tokens.Count, Sandbox: box, Unconfined: func() error { return l.MarkUnconfined(c.Issue) }, Meter: meter})
 	if err != nil {
 		return exitcode.Wrap(exitcode.Usage, err)
 	}
 	return agentloop.Run(agentloop.Options{L: l, Agent: ag, Issue: c.Issue, LLD: c.LLD, Context: c.Context,
-		Auto: c.Auto || env.Getenv("GIT_TDD_AUTO") == "1", JSON: c.JSON, Out: env.Stdout, Err: env.Stderr, Count: tokens.Count})
+		Auto: c.Auto || env.Getenv("GIT_TDD_AUTO") == "1", JSON: c.JSON, Out: env.Stdout, Err: live, Count: tokens.Count,
+		Live: live, Meter: meter})
 }
 
 // userAgent is the committed [agent] table with the user's own overrides on

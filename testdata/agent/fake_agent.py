@@ -2,11 +2,13 @@
 # the Nth entry of answers.json (the last one again when they run out), and
 # keeps every prompt it gets under calls/. An entry is the answer's text, or an
 # object: {"write": {path: content}} edits the worktree itself (edit mode),
-# {"say": text} is what it answers, {"kill": true} kills the git tdd that asked.
+# {"say": text} is what it answers, {"kill": true} kills the git tdd that asked,
+# {"pause": seconds} answers half of it, waits, then answers the rest.
 import json
 import os
 import signal
 import sys
+import time
 
 here = os.path.dirname(os.path.abspath(__file__))
 prompt = sys.stdin.read()
@@ -28,4 +30,10 @@ for path, content in a.get("write", {}).items():
         os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(content)
-sys.stdout.write(a.get("say", "done"))
+say = a.get("say", "done")
+if a.get("pause"):
+    sys.stdout.write(say[: len(say) // 2])
+    sys.stdout.flush()
+    time.sleep(a["pause"])
+    say = say[len(say) // 2 :]
+sys.stdout.write(say)
