@@ -12,4 +12,15 @@ if [ ! -x "$diffgate" ]; then
 	echo "hint: or remove the diff gate's hooks by hand from: $dir" >&2
 	exit 1
 fi
+# The hook that was here before ours, run as git would run it: husky's stub
+# (.husky/_/<hook>) finds the script it runs by the name it runs under.
+before() {
+	l2=
+	{ IFS= read -r l1; IFS= read -r l2; } <"$dir/$hook.pre-diffgate"
+	if [ "$l2" = '. "$(dirname "$0")/h"' ]; then
+		sh -c '. "$0.pre-diffgate"' "$dir/$hook" "$@"
+	else
+		"$dir/$hook.pre-diffgate" "$@"
+	fi
+}
 @BODY@
