@@ -227,6 +227,8 @@ func TestReclaimFromManagers(t *testing.T) {
 		lefthook  = "#!/bin/sh\ncall_lefthook run \"prepare-commit-msg\" \"$@\"\n"
 		husky     = "#!/usr/bin/env sh\n. \"$(dirname \"$0\")/h\""
 		mine      = "#!/bin/sh\necho mine\n"
+		// mentions the managers, but is no hook one of them generated
+		mineLefthook = "#!/bin/sh\n# husky is gone; lefthook first, then mine\nlefthook run prepare-commit-msg \"$@\"\necho mine\n"
 	)
 	tests := []struct {
 		name    string
@@ -239,6 +241,7 @@ func TestReclaimFromManagers(t *testing.T) {
 		{"pre-commit upgraded in between", preCommit, preCommit + "# 3.2\n", ".legacy", map[string]string{"": preCommit + "# 3.2\n"}},
 		{"pre-commit over a hook of the user's", mine, preCommit, ".legacy", map[string]string{"": preCommit, ".legacy": mine}},
 		{"lefthook", lefthook, lefthook, ".old", map[string]string{"": lefthook}},
+		{"lefthook over a hook of the user's that calls lefthook", mineLefthook, lefthook, ".old", map[string]string{"": lefthook, ".old": mineLefthook}},
 		{"husky, which keeps nothing", husky, husky, "", map[string]string{"": husky}},
 	}
 	for _, tt := range tests {
