@@ -13,8 +13,11 @@ import (
 
 // .pre-commit-hooks.yaml holds what pre-commit's manifest schema
 // (pre_commit/clientlib.py, MANIFEST_HOOK_DICT) accepts: the required fields,
-// no unknown one, a known language and stages, and entries that run hooks
-// git-diffgate knows. The message file reaches the trailer's entry.
+// no unknown one, a known language, stages that every pre-commit from 2.11 on
+// knows (3.0 and 3.1 refuse pre-commit and pre-merge-commit, the names 3.2
+// gave commit and merge-commit), and entries that run hooks git-diffgate knows.
+// The message file reaches the trailer's entry. manager_precommit.txtar runs it
+// with the real pre-commit.
 func TestPreCommitHooks(t *testing.T) {
 	data, err := os.ReadFile(".pre-commit-hooks.yaml")
 	if err != nil {
@@ -28,10 +31,13 @@ func TestPreCommitHooks(t *testing.T) {
 		"exclude_types", "additional_dependencies", "args", "always_run", "fail_fast", "pass_filenames",
 		"description", "language_version", "log_file", "minimum_pre_commit_version", "require_serial",
 		"stages", "verbose"}
-	stages := []string{"commit-msg", "post-checkout", "post-commit", "post-merge", "post-rewrite", "pre-commit",
-		"pre-merge-commit", "pre-push", "pre-rebase", "prepare-commit-msg", "manual"}
+	// pre-commit 2.11's STAGES, which every later version accepts; the git
+	// hook each runs in
+	stages := map[string]string{"commit": "pre-commit", "merge-commit": "pre-merge-commit",
+		"prepare-commit-msg": "prepare-commit-msg", "commit-msg": "commit-msg", "post-commit": "post-commit",
+		"manual": "", "post-checkout": "post-checkout", "push": "pre-push", "post-merge": "post-merge"}
 	want := map[string][]string{
-		"git-diffgate":         {"pre-commit", "pre-merge-commit"},
+		"git-diffgate":         {"commit", "merge-commit"},
 		"git-diffgate-trailer": {"prepare-commit-msg"},
 		"git-diffgate-record":  {"post-commit", "post-merge"},
 	}
@@ -55,7 +61,7 @@ func TestPreCommitHooks(t *testing.T) {
 		}
 		var got []string
 		for _, s := range h["stages"].([]any) {
-			if !slices.Contains(stages, s.(string)) {
+			if _, ok := stages[s.(string)]; !ok {
 				t.Errorf("%s: unknown stage %v", id, s)
 			}
 			got = append(got, s.(string))
@@ -64,13 +70,16 @@ func TestPreCommitHooks(t *testing.T) {
 			t.Errorf("%s: stages %v, want %v", id, got, want[id])
 		}
 		entry := strings.Fields(h["entry"].(string))
-		if len(entry) != 3 || entry[0] != "git-diffgate" || entry[1] != "hook" || !slices.Contains(hooks.All, entry[2]) || entry[2] != got[0] {
+		if len(entry) != 3 || entry[0] != "git-diffgate" || entry[1] != "hook" || !slices.Contains(hooks.All, entry[2]) || entry[2] != stages[got[0]] {
 			t.Errorf("%s: entry %q does not run git-diffgate's %s hook", id, h["entry"], got[0])
 		}
 		// the trailer needs the message file, which pre-commit passes as the
 		// file name; the others take none
 		if passes := h["pass_filenames"] != false; passes != (id == "git-diffgate-trailer") {
 			t.Errorf("%s: pass_filenames %v", id, h["pass_filenames"])
+		}
+		if v, _ := h["minimum_pre_commit_version"].(string); v != "2.11.0" {
+			t.Errorf("%s: minimum_pre_commit_version %q: post-merge came in 2.11.0, and the stages are named as it names them", id, v)
 		}
 		if h["always_run"] != true {
 			t.Errorf("%s: always_run: the gate must run whatever the files", id)

@@ -1,4 +1,4 @@
 if [ -x "$dir/$hook.pre-diffgate" ]; then
-	"$dir/$hook.pre-diffgate" "$@" || exit $?
+	before "$@" || exit $?
 fi
 exec "$diffgate" hook @RUN@ "$@"

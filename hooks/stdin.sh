@@ -1,7 +1,7 @@
 if [ -x "$dir/$hook.pre-diffgate" ]; then
 	# Both hooks need the ref updates on stdin: keep them for each.
 	input=$(cat)
-	printf '%s\n' "$input" | "$dir/$hook.pre-diffgate" "$@" || exit $?
+	printf '%s\n' "$input" | before "$@" || exit $?
 	[ "$1" = prepared ] || exit 0
 	printf '%s\n' "$input" | exec "$diffgate" hook "$hook" "$@"
 fi

@@ -30,7 +30,7 @@ func (c *InstallCmd) Run(env *cmdline.Env) error {
 		return err
 	}
 	warnRelativeHooksPath(env, repo, dir)
-	if err := managed(env, repo, dir, c.Force); err != nil {
+	if err := managed(env, repo, dir, c.Strict, c.Force); err != nil {
 		return err
 	}
 	exe, err := os.Executable()
@@ -57,9 +57,10 @@ func (c *InstallCmd) Run(env *cmdline.Env) error {
 
 // managed refuses to write hooks a manager owns (lefthook, pre-commit,
 // husky): it would overwrite them the next time it installs, or we would
-// overwrite its. The error says how to add the gate to the manager instead;
-// with force, install goes ahead, chaining the manager's hooks, and warns.
-func managed(env *cmdline.Env, repo *gitx.Repo, dir string, force bool) error {
+// overwrite its. The error says how to add the gate to the manager instead
+// (--strict's hooks, with strict); with force, install goes ahead, chaining
+// the manager's hooks, and warns.
+func managed(env *cmdline.Env, repo *gitx.Repo, dir string, strict, force bool) error {
 	hooksPath, _, _ := repo.ConfigValue(env.Ctx, "core.hooksPath")
 	found := hooks.Managers(repo.Top, dir, hooksPath)
 	if len(found) == 0 {
@@ -71,9 +72,13 @@ func managed(env *cmdline.Env, repo *gitx.Repo, dir string, force bool) error {
 		env.Warn("%s: it may overwrite the diff gate's hooks the next time it installs its own; adding the gate to it is safer (git diffgate install without --force says how)", what)
 		return nil
 	}
+	recipe, cmd := m.Recipe, "git diffgate install --force"
+	if strict {
+		recipe, cmd = m.Strict, "git diffgate install --strict --force"
+	}
 	return exitcode.New(exitcode.Refused, "%s: git diffgate install would overwrite its hooks, or they would overwrite the diff gate's; nothing was changed", what).
-		WithDetail(m.Recipe...).
-		WithHint("or install anyway, chained after %s's hooks: git diffgate install --force", m.Name)
+		WithDetail(recipe...).
+		WithHint("or install anyway, chained after %s's hooks: %s", m.Name, cmd)
 }
 
 // warnRelativeHooksPath: git resolves a relative core.hooksPath in each

@@ -42,6 +42,13 @@ type HooksStatus struct {
 	// Managers are the hook managers that own the hooks (lefthook,
 	// pre-commit, husky): the gate belongs in their configuration.
 	Managers []string `json:"managers"`
+	// Through are the managers whose configuration runs the gate, each as
+	// "name (file)"; its hooks count as installed where git runs the
+	// manager's hook.
+	Through []string `json:"through"`
+	// Unhooked are the git hooks a manager's configuration runs the gate
+	// from, where git runs no hook of that manager's (its install was not run)
+	Unhooked []string `json:"unhooked"`
 }
 
 // Run prints the hooks, the signing set-up, the staged tree and its approval.
@@ -101,21 +108,36 @@ func printStatus(env *cmdline.Env, rep StatusReport) {
 	w := env.Stdout
 	h := rep.Hooks
 	h.Dir = term.Path(h.Dir)
+	where := "in " + h.Dir
+	if len(h.Through) > 0 {
+		where = "through " + term.Line(strings.Join(h.Through, ", "), 200) + " " + where
+	}
+	fix := "run 'git diffgate install'"
+	if len(h.Managers) > 0 {
+		fix = "'git diffgate install' says how to add them to " + h.Managers[0]
+	}
 	switch {
 	case !h.Installed:
-		fmt.Fprintf(w, "hooks:        not installed in %s; run 'git diffgate install'\n", h.Dir)
+		fmt.Fprintf(w, "hooks:        not installed in %s; %s\n", h.Dir, fix)
 	case len(h.Missing) > 0:
-		fmt.Fprintf(w, "hooks:        incomplete in %s: missing %s; run 'git diffgate install'\n", h.Dir, strings.Join(h.Missing, ", "))
+		fmt.Fprintf(w, "hooks:        incomplete %s: missing %s; %s\n", where, strings.Join(h.Missing, ", "), fix)
 	case h.Strict:
-		fmt.Fprintf(w, "hooks:        installed in %s (strict)\n", h.Dir)
+		fmt.Fprintf(w, "hooks:        installed %s (strict)\n", where)
+	case len(h.Through) > 0:
+		fmt.Fprintf(w, "hooks:        through %s in %s\n", term.Line(strings.Join(h.Through, ", "), 200), h.Dir)
 	default:
 		fmt.Fprintf(w, "hooks:        installed in %s\n", h.Dir)
 	}
 	for _, c := range h.Chained {
 		fmt.Fprintf(w, "              your %s hook runs first (%s%s)\n", c, c, hooks.SavedSuffix)
 	}
-	for _, m := range h.Managers {
-		fmt.Fprintf(w, "              %s manages the hooks: the gate belongs in its configuration (git diffgate install says how)\n", m)
+	if len(h.Unhooked) > 0 {
+		fmt.Fprintf(w, "              the configuration runs the gate from %s, but git runs no hook of the manager's there: run its install\n", strings.Join(h.Unhooked, ", "))
+	}
+	if len(h.Through) == 0 && len(h.Unhooked) == 0 {
+		for _, m := range h.Managers {
+			fmt.Fprintf(w, "              %s manages the hooks: the gate belongs in its configuration (git diffgate install says how)\n", m)
+		}
 	}
 	fmt.Fprintf(w, "signing:      %s\n", rep.Signing.describe(rep.Signers))
 	fmt.Fprintf(w, "sandbox:      %s\n", agentbox.StatusLine())
@@ -156,24 +178,50 @@ func hooksStatus(env *cmdline.Env, repo *gitx.Repo) (HooksStatus, error) {
 	if err != nil {
 		return HooksStatus{}, err
 	}
-	h := HooksStatus{Dir: dir, Missing: []string{}, Chained: []string{}, Managers: []string{}}
+	h := HooksStatus{Dir: dir, Missing: []string{}, Chained: []string{}, Managers: []string{}, Unhooked: []string{}}
 	hooksPath, _, _ := repo.ConfigValue(env.Ctx, "core.hooksPath")
 	for _, m := range hooks.Managers(repo.Top, dir, hooksPath) {
 		h.Managers = append(h.Managers, m.Name)
 	}
+	// the hooks that run the gate: ours, or a manager's whose configuration
+	// runs it
+	runs := map[string]bool{}
+	gates := hooks.Gates(repo.Top, dir)
+	for _, g := range gates {
+		if len(g.Active) == 0 {
+			continue
+		}
+		h.Through = append(h.Through, g.Manager+" ("+g.File+")")
+		for _, hook := range g.Active {
+			runs[hook] = true
+		}
+	}
 	for _, s := range states {
 		if s.Ours {
-			h.Installed = true
-			h.Strict = h.Strict || s.Hook == hooks.Strict
+			runs[s.Hook] = true
 			if s.Chained {
 				h.Chained = append(h.Chained, s.Hook)
 			}
 		}
 	}
-	for _, s := range states {
-		if !s.Ours && hooks.Wanted(s.Hook, h.Strict) {
-			h.Missing = append(h.Missing, s.Hook)
+	for _, g := range gates {
+		for _, hook := range hooks.All {
+			if _, gated := g.Runs[hook]; gated && !runs[hook] {
+				h.Unhooked = append(h.Unhooked, hook)
+			}
 		}
+	}
+	h.Installed = len(runs) > 0
+	// reference-transaction judges every branch update: --strict, whoever
+	// runs it
+	h.Strict = runs[hooks.Strict]
+	for _, hook := range hooks.All {
+		if !runs[hook] && hooks.Wanted(hook, h.Strict) {
+			h.Missing = append(h.Missing, hook)
+		}
+	}
+	if h.Through == nil {
+		h.Through = []string{}
 	}
 	return h, nil
 }

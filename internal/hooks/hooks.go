@@ -64,7 +64,8 @@ type Change struct {
 // Install writes the shims for the hooks the mode wants into dir (see
 // strictHooks); our shims that the mode does not want are removed. A
 // hook the user had is kept as <hook>.pre-diffgate and runs first. Installing
-// twice changes nothing. On error, what this call changed is undone.
+// twice changes nothing. On error, what this call changed is undone, but for
+// the shims of ours a hook manager had put aside (reclaim).
 func Install(dir string, strict, force bool, exe string) ([]Change, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -78,10 +79,16 @@ func Install(dir string, strict, force bool, exe string) ([]Change, error) {
 		return nil, err
 	}
 	for _, h := range All {
+		// what a manager's install left of an earlier one of ours goes
+		// first (not undone: it is never wanted)
+		cs, err := reclaim(dir, h)
+		if err != nil {
+			return fail(err)
+		}
+		changes = append(changes, cs...)
 		want := Wanted(h, strict)
 		var c Change
 		var u func()
-		var err error
 		if want {
 			c, u, err = install(dir, h, force, exe, run(h, strict))
 		} else {
@@ -165,8 +172,9 @@ func remove(dir, hook string) (Change, func(), error) {
 	return Change{hook, "removed; your hook is back"}, func() { os.Rename(path, saved); undo() }, nil
 }
 
-// Uninstall removes every shim of ours from dir and restores the user's hooks;
-// anything else is left alone.
+// Uninstall removes every shim of ours from dir and restores the user's hooks,
+// also where a hook manager installed over ours (see reclaim); anything else
+// is left alone.
 func Uninstall(dir string) ([]Change, error) {
 	var changes []Change
 	for _, h := range All {
@@ -176,7 +184,66 @@ func Uninstall(dir string) ([]Change, error) {
 		}
 		if c.Action != "" {
 			changes = append(changes, c)
+			continue
 		}
+		cs, err := reclaim(dir, h)
+		changes = append(changes, cs...)
+		if err != nil {
+			return changes, err
+		}
+	}
+	return changes, nil
+}
+
+// reclaim undoes what a hook manager's install made of ours, when hook is no
+// longer our shim: pre-commit keeps the hook it replaces as <hook>.legacy and
+// runs it first, lefthook keeps it as <hook>.old. Our shim is taken out of
+// there (left, it would run the manager's own hook, kept as
+// <hook>.pre-diffgate, from inside the manager's: pre-commit stops every
+// commit with its "migration mode" error). Then <hook>.pre-diffgate, what was
+// there before ours: when it is the manager's own hook, which is in place
+// again, it goes; else the user's hook takes our place in the manager's chain.
+func reclaim(dir, hook string) ([]Change, error) {
+	path := filepath.Join(dir, hook)
+	current, ours, err := read(path)
+	if err != nil || ours {
+		return nil, err
+	}
+	var changes []Change
+	aside := ""
+	for _, m := range managers {
+		if m.aside == "" {
+			continue
+		}
+		_, stranded, err := read(path + m.aside)
+		if err != nil {
+			return changes, err
+		}
+		if !stranded {
+			continue
+		}
+		if err := os.Remove(path + m.aside); err != nil {
+			return changes, err
+		}
+		aside = m.aside
+		changes = append(changes, Change{hook + m.aside, "removed (our hook, which " + m.name + " had kept when it installed its own)"})
+	}
+	saved := path + SavedSuffix
+	before, _, err := read(saved)
+	if err != nil || before == nil {
+		return changes, err
+	}
+	switch {
+	case current != nil && sameManager(before, current):
+		if err := os.Remove(saved); err != nil {
+			return changes, err
+		}
+		changes = append(changes, Change{hook + SavedSuffix, "removed: the hook it kept is back in place as " + hook})
+	case aside != "" && !exists(path+aside):
+		if err := os.Rename(saved, path+aside); err != nil {
+			return changes, err
+		}
+		changes = append(changes, Change{hook + SavedSuffix, "your hook is back as " + hook + aside + ", where ours was"})
 	}
 	return changes, nil
 }
