@@ -1,25 +1,10 @@
 package agentloop
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/git-tdd/git-tdd/internal/state"
 )
-
-func TestImportedModules(t *testing.T) {
-	for code, want := range map[string]string{
-		"import calc":                       "calc",
-		"import calc.parse as p, os":        "calc.parse os",
-		"from calc import mul":              "calc",
-		"from calc.parse import parse, lex": "calc.parse",
-		"from . import sibling":             ".",
-	} {
-		if got := strings.Join(importedModules(code), " "); got != want {
-			t.Errorf("%q: %q, want %q", code, got, want)
-		}
-	}
-}
 
 // A workflow the loop did not start picks up at the node its phase implies.
 func TestNodeOfPhase(t *testing.T) {
