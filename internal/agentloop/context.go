@@ -146,6 +146,9 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 	lines := l.failureLines(feedback, inRepo)
 	var sources []contextcheck.File // the tests, then what they import, then what the failure names
 	seen := map[string]bool{}
+	for _, f := range named { // sent already, as the design or context
+		seen[f.Path] = true
+	}
 	add := func(rel string) {
 		if seen[rel] {
 			return

@@ -227,7 +227,7 @@ func blockSize(b Block) int {
 // render writes the excerpt as the prompt shows it.
 func render(p Part) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "This file has %d lines (%d bytes), too large to send whole. Shown: its imports, an outline of its top-level definitions, and the definitions this task names, each as the file's lines copied exactly (the \"lines N-M\" headings and the outline's \"N:\" are not part of the file). Copy FIND blocks from these lines only.\n\n", p.Lines, p.Bytes)
+	fmt.Fprintf(&b, "This file has %d lines (%d bytes), too large to send whole. Shown: its imports, an outline of its top-level definitions, and the definitions this task names, each as the file's lines copied exactly (the \"Lines N-M\" headings and the outline's \"N:\" are not part of the file). Copy FIND blocks from these lines only.\n\n", p.Lines, p.Bytes)
 	b.WriteString("Outline (line: the line that starts each top-level definition):\n\n")
 	var o strings.Builder
 	for _, e := range p.Outline {
