@@ -194,7 +194,9 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 	}
 	texts := []string{feedback}
 	for _, t := range sources[:nTests] {
-		texts = append(texts, t.Source)
+		if !tests { // the failing tests name what N3 needs; N1's example only shows a style
+			texts = append(texts, t.Source)
+		}
 	}
 	maps.Copy(want.Names, excerpt.Identifiers(texts...))
 	fit := func(f contextcheck.File) prompts.File {
