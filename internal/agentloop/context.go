@@ -175,8 +175,14 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 			}
 		}
 		nTests = len(sources)
+		// the imports are read in the worktree: a symlink in it leads nowhere outside
+		root, err := os.OpenRoot(l.w.Worktree)
+		if err != nil {
+			return p, escalate(err)
+		}
+		defer root.Close()
 		for _, t := range sources[:nTests] {
-			for _, m := range excerpt.Imported(os.DirFS(l.w.Worktree), l.importRoots(), t.Path, t.Source) {
+			for _, m := range excerpt.Imported(root.FS(), l.importRoots(), t.Path, t.Source) {
 				if inRepo[m] && !rules.Frozen(m) {
 					add(m)
 				}
@@ -224,8 +230,29 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 			p.Files = append(p.Files, fit(f))
 		}
 	}
+	l.budget(&p)
 	l.progress("sending %s", sent(p))
 	return p, nil
+}
+
+// budget keeps the prompt's files within [context] max_tokens (seed 002:
+// 200k): over it, the files the imports and the failure led to are left
+// out, the last found first, each with a line that says so.
+func (l *loop) budget(p *prompts.Loop) {
+	if l.Count == nil {
+		return
+	}
+	total := 0
+	for _, f := range slices.Concat([]prompts.File{p.LLD}, p.Context, p.Conventions.Examples, p.Tests, p.Files) {
+		total += l.Count(f.Content)
+	}
+	for max := l.cfg.Context.MaxTokens; total > max && len(p.Files) > 0; {
+		last := p.Files[len(p.Files)-1]
+		p.Files = p.Files[:len(p.Files)-1]
+		n := l.Count(last.Content)
+		l.progress("not sent to the agent: %s: refused: with it the prompt's files are %d tokens, over the budget of %d", term.Path(last.Path), total, max)
+		total -= n
+	}
 }
 
 // sent lists the prompt's files and what of each is sent.
@@ -293,7 +320,7 @@ func (l *loop) failureLines(output string, inRepo map[string]bool) map[string][]
 func (l *loop) importRoots() []string {
 	var out []string
 	for _, r := range lifecycle.ModulesOf(l.w.Worktree, l.cfg.Test.Env["PYTHONPATH"]).Roots {
-		if rel, err := filepath.Rel(l.w.Worktree, r); err == nil && filepath.IsLocal(rel) || rel == "." {
+		if rel, err := filepath.Rel(l.w.Worktree, r); err == nil && filepath.IsLocal(rel) {
 			out = append(out, filepath.ToSlash(rel))
 		}
 	}
