@@ -169,18 +169,25 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 		if err != nil || red == nil {
 			return p, escalate(fmt.Errorf("no red commit to implement: %v", err))
 		}
-		for _, id := range red.Failing {
-			if f, _, _ := strings.Cut(id, "::"); inRepo[f] {
-				add(f)
-			}
-		}
-		nTests = len(sources)
-		// the imports are read in the worktree: a symlink in it leads nowhere outside
+		// the tests' files and imports are read in the worktree: a symlink in
+		// it leads nowhere outside
 		root, err := os.OpenRoot(l.w.Worktree)
 		if err != nil {
 			return p, escalate(err)
 		}
 		defer root.Close()
+		for _, id := range red.Failing {
+			if f, _, _ := strings.Cut(id, "::"); inRepo[f] { // pytest's file::name
+				add(f)
+				continue
+			}
+			for _, f := range excerpt.GoTestFiles(root.FS(), id) { // go's package.TestName
+				if inRepo[f] {
+					add(f)
+				}
+			}
+		}
+		nTests = len(sources)
 		for _, t := range sources[:nTests] {
 			for _, m := range excerpt.Imported(root.FS(), l.importRoots(), t.Path, t.Source) {
 				if inRepo[m] && !rules.Frozen(m) {

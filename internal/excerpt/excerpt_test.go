@@ -187,3 +187,30 @@ func TestCodeIdentifiers(t *testing.T) {
 		}
 	}
 }
+
+func TestGoTestFiles(t *testing.T) {
+	fsys := fstest.MapFS{
+		"go.mod":              {Data: []byte("module example.com/m\n")},
+		"calc/calc.go":        {Data: []byte("package calc\n")},
+		"calc/mul_test.go":    {Data: []byte("package calc\n\nfunc TestMul(t *testing.T) {}\n")},
+		"calc/add_test.go":    {Data: []byte("package calc\n\nfunc TestAdd(t *testing.T) {}\nfunc TestMulti(t *testing.T) {}\n")},
+		"calc/v1.2/x_test.go": {Data: []byte("package x\n\nfunc TestX(t *testing.T) {}\n")},
+		"example_test.go":     {Data: []byte("package m\n\nfunc TestTop(t *testing.T) {}\n")},
+	}
+	tests := []struct {
+		id   string
+		want []string
+	}{
+		{"example.com/m/calc.TestMul", []string{"calc/mul_test.go"}},
+		{"example.com/m/calc.TestMul/a.b/c", []string{"calc/mul_test.go"}},
+		{"example.com/m/calc/v1.2.TestX", []string{"calc/v1.2/x_test.go"}},
+		{"example.com/m.TestTop", []string{"example_test.go"}},
+		{"example.com/mother.TestMul", nil},
+		{"tests/test_x.py::test_x", nil},
+	}
+	for _, tt := range tests {
+		if got := GoTestFiles(fsys, tt.id); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %q, want %q", tt.id, got, tt.want)
+		}
+	}
+}

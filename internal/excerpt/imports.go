@@ -293,3 +293,48 @@ func CodeIdentifiers(doc string) map[string]bool {
 }
 
 var inlineCode = regexp.MustCompile("`([^`\n]+)`")
+
+// GoTestFiles are the test files of the module in fsys that declare the Go
+// test id names ("example.com/m/calc.TestMul", a subtest "….TestMul/case"):
+// the _test.go files of the package's directory with func TestMul.
+func GoTestFiles(fsys fs.FS, id string) []string {
+	modDir, modPath := goModule(fsys, ".")
+	if modPath == "" {
+		return nil
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] != '.' {
+			continue
+		}
+		pkg, name := id[:i], id[i+1:]
+		name, _, _ = strings.Cut(name, "/") // a subtest's name
+		rest, ok := strings.CutPrefix(pkg, modPath)
+		if !ok || rest != "" && !strings.HasPrefix(rest, "/") || !testFunc.MatchString(name) {
+			continue
+		}
+		return declaring(fsys, path.Join(modDir, rest), name)
+	}
+	return nil
+}
+
+var testFunc = regexp.MustCompile(`^(Test|Fuzz|Example|Benchmark)\w*$`)
+
+// declaring are the _test.go files of dir that declare func name.
+func declaring(fsys fs.FS, dir, name string) []string {
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return nil
+	}
+	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(name) + `\(`)
+	var out []string
+	for _, e := range entries {
+		p := path.Join(dir, e.Name())
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		if b, err := fs.ReadFile(fsys, p); err == nil && decl.Match(b) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
