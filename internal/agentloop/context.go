@@ -316,11 +316,28 @@ func (l *loop) failureLines(output string, inRepo map[string]bool) map[string][]
 			p = rel
 		}
 		rel := path.Clean(filepath.ToSlash(p))
-		if inRepo[rel] && !slices.Contains(out[rel], r.Line) {
+		if !inRepo[rel] {
+			rel = onlyWithSuffix(inRepo, "/"+rel) // go test names files from the package's directory
+		}
+		if rel != "" && !slices.Contains(out[rel], r.Line) {
 			out[rel] = append(out[rel], r.Line)
 		}
 	}
 	return out
+}
+
+// onlyWithSuffix is the one file whose path ends in suffix, or "".
+func onlyWithSuffix(files map[string]bool, suffix string) string {
+	found := ""
+	for f := range files {
+		if strings.HasSuffix(f, suffix) {
+			if found != "" {
+				return ""
+			}
+			found = f
+		}
+	}
+	return found
 }
 
 // importRoots are Python's import roots in the worktree, relative to it.

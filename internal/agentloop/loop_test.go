@@ -22,3 +22,14 @@ func TestKilo(t *testing.T) {
 		}
 	}
 }
+
+// go test names a failing file from its package's directory: the file of the
+// repository it is, when only one ends so.
+func TestOnlyWithSuffix(t *testing.T) {
+	files := map[string]bool{"calc/mul_test.go": true, "calc/add.go": true, "other/add.go": true}
+	for suffix, want := range map[string]string{"/mul_test.go": "calc/mul_test.go", "/add.go": "", "/none.go": "", "/../add.go": ""} {
+		if got := onlyWithSuffix(files, suffix); got != want {
+			t.Errorf("%s: %q, want %q", suffix, got, want)
+		}
+	}
+}
