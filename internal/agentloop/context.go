@@ -119,10 +119,8 @@ func (l *loop) kept() ([]contextcheck.File, error) {
 
 // prompt gathers what the node's prompt says: the design and the context as
 // the record keeps them, the conventions, how the last attempt went, and the
-// files: at N1 an example of the repository's tests, at N3 the failing tests
-// and the files they import; at both, the files the test output names. A
-// file over the size limit is sent in part: its imports, outline and the
-// definitions the tests, the failure and the design name.
+// files (gather). A file over the size limit is sent in part: its imports,
+// outline and the definitions the tests, the failure and the design name.
 func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 	// the feedback carries test output, which a test can fill with any file
 	feedback := contextcheck.Redact(l.run.Feedback)
@@ -133,90 +131,25 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 	if err != nil {
 		return p, err
 	}
-	wt := l.L.Repo.At(l.w.Worktree)
-	files, err := wt.Files(l.ctx)
+	g, err := l.gather(tests, named, feedback)
 	if err != nil {
-		return p, escalate(err)
-	}
-	inRepo := map[string]bool{}
-	for _, f := range files {
-		inRepo[f] = true
-	}
-	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.Freeze)
-	lines := l.failureLines(feedback, inRepo)
-	var sources []contextcheck.File // the tests, then what they import, then what the failure names
-	seen := map[string]bool{}
-	for _, f := range named { // sent already, as the design or context
-		seen[f.Path] = true
-	}
-	add := func(rel string) {
-		if seen[rel] {
-			return
-		}
-		seen[rel] = true
-		if f, ok := l.source(rel); ok {
-			sources = append(sources, f)
-		}
-	}
-	nTests := 0
-	if tests {
-		if ex := l.styleExample(wt, files, rules); ex != "" {
-			add(ex)
-			nTests = len(sources)
-		}
-	} else {
-		red, err := lifecycle.LastRed(l.ctx, wt, l.w.BaseCommit, "HEAD")
-		if err != nil || red == nil {
-			return p, escalate(fmt.Errorf("no red commit to implement: %v", err))
-		}
-		// the tests' files and imports are read in the worktree: a symlink in
-		// it leads nowhere outside
-		root, err := os.OpenRoot(l.w.Worktree)
-		if err != nil {
-			return p, escalate(err)
-		}
-		defer root.Close()
-		for _, id := range red.Failing {
-			if f, _, _ := strings.Cut(id, "::"); inRepo[f] { // pytest's file::name
-				add(f)
-				continue
-			}
-			for _, f := range excerpt.GoTestFiles(root.FS(), id) { // go's package.TestName
-				if inRepo[f] {
-					add(f)
-				}
-			}
-		}
-		nTests = len(sources)
-		for _, t := range sources[:nTests] {
-			for _, m := range excerpt.Imported(root.FS(), l.importRoots(), t.Path, t.Source) {
-				if inRepo[m] && !rules.Frozen(m) {
-					add(m)
-				}
-			}
-		}
-	}
-	for _, rel := range slices.Sorted(maps.Keys(lines)) {
-		if tests || !rules.Frozen(rel) {
-			add(rel)
-		}
+		return p, err
 	}
 	want := designWant("")
 	if l.w.LLD != "" && len(named) > 0 {
 		want = designWant(named[0].Source)
 	}
-	texts := []string{feedback}
-	for _, t := range sources[:nTests] {
-		if !tests { // the failing tests name what N3 needs; N1's example only shows a style
-			texts = append(texts, t.Source)
+	if !tests { // the failing tests name what N3 needs; N1's example only shows a style
+		for _, t := range g.sources[:g.tests] {
+			maps.Copy(want.Names, excerpt.Identifiers(t.Source))
 		}
 	}
-	maps.Copy(want.Names, excerpt.Identifiers(texts...))
+	maps.Copy(want.Names, excerpt.Identifiers(feedback))
 	fit := func(f contextcheck.File) prompts.File {
 		w := want
-		w.Lines = lines[f.Path]
-		if g, why := contextcheck.Accept(f.Path, []byte(f.Source), l.cfg.Context.MaxFileBytes, &w); why == "" {
-			f = g
+		w.Lines = g.lines[f.Path]
+		if part, why := contextcheck.Accept(f.Path, []byte(f.Source), l.cfg.Context.MaxFileBytes, &w); why == "" {
+			f = part
 		}
 		return prompts.File{Path: f.Path, Content: f.Content, Sent: f.Sent, Lines: lineCount(f.Source), Bytes: len(f.Source)}
 	}
@@ -227,11 +160,11 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 			p.Context = append(p.Context, fit(f))
 		}
 	}
-	for i, f := range sources {
+	for i, f := range g.sources {
 		switch {
-		case tests && i < nTests:
+		case tests && i < g.tests:
 			p.Conventions.Examples = append(p.Conventions.Examples, fit(f))
-		case i < nTests:
+		case i < g.tests:
 			p.Tests = append(p.Tests, fit(f))
 		default:
 			p.Files = append(p.Files, fit(f))
@@ -240,6 +173,98 @@ func (l *loop) prompt(tests bool) (prompts.Loop, error) {
 	l.budget(&p)
 	l.progress("sending %s", sent(p))
 	return p, nil
+}
+
+// gathered are a prompt's files, each whole as the context checks read it:
+// the first tests of them the tests (N3) or the style example (N1), then what
+// the tests import, then what the failure names; and the lines of each file
+// the failure points at.
+type gathered struct {
+	sources []contextcheck.File
+	tests   int
+	lines   map[string][]int
+}
+
+// gather finds the prompt's files: at N1 an example of the repository's
+// tests, at N3 the failing tests and the files they import; at both, the
+// files the test output names. What the design or context sent already is
+// not sent twice.
+func (l *loop) gather(tests bool, named []contextcheck.File, feedback string) (gathered, error) {
+	var g gathered
+	wt := l.L.Repo.At(l.w.Worktree)
+	files, err := wt.Files(l.ctx)
+	if err != nil {
+		return g, escalate(err)
+	}
+	inRepo := map[string]bool{}
+	for _, f := range files {
+		inRepo[f] = true
+	}
+	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.Freeze)
+	g.lines = l.failureLines(feedback, inRepo)
+	seen := map[string]bool{}
+	for _, f := range named {
+		seen[f.Path] = true
+	}
+	add := func(rel string) {
+		if seen[rel] {
+			return
+		}
+		seen[rel] = true
+		if f, ok := l.source(rel); ok {
+			g.sources = append(g.sources, f)
+		}
+	}
+	if tests {
+		if ex := l.styleExample(wt, files, rules); ex != "" {
+			add(ex)
+		}
+		g.tests = len(g.sources)
+	} else if err := l.failingAndImported(wt, inRepo, rules, add, &g); err != nil {
+		return g, err
+	}
+	for _, rel := range slices.Sorted(maps.Keys(g.lines)) {
+		if tests || !rules.Frozen(rel) {
+			add(rel)
+		}
+	}
+	return g, nil
+}
+
+// failingAndImported adds the files of the red's failing tests, then the
+// files of the repository they import that the tests do not freeze.
+func (l *loop) failingAndImported(wt *gitx.Repo, inRepo map[string]bool, rules surface.Rules, add func(string), g *gathered) error {
+	red, err := lifecycle.LastRed(l.ctx, wt, l.w.BaseCommit, "HEAD")
+	if err != nil || red == nil {
+		return escalate(fmt.Errorf("no red commit to implement: %v", err))
+	}
+	// the tests' files and imports are read in the worktree: a symlink in it
+	// leads nowhere outside
+	root, err := os.OpenRoot(l.w.Worktree)
+	if err != nil {
+		return escalate(err)
+	}
+	defer root.Close()
+	for _, id := range red.Failing {
+		if f, _, _ := strings.Cut(id, "::"); inRepo[f] { // pytest's file::name
+			add(f)
+			continue
+		}
+		for _, f := range excerpt.GoTestFiles(root.FS(), id) { // go's package.TestName
+			if inRepo[f] {
+				add(f)
+			}
+		}
+	}
+	g.tests = len(g.sources)
+	for _, t := range g.sources[:g.tests] {
+		for _, m := range excerpt.Imported(root.FS(), l.importRoots(), t.Path, t.Source) {
+			if inRepo[m] && !rules.Frozen(m) {
+				add(m)
+			}
+		}
+	}
+	return nil
 }
 
 // budget keeps the prompt's files within [context] max_tokens (seed 002:
