@@ -34,6 +34,7 @@ var benches = []bench{
 	{"reprove", benchReprove},
 	{"patch", benchPatch},
 	{"context", benchContext},
+	{"prompts", benchPrompts},
 	{"gogit", benchGoGit},
 }
 

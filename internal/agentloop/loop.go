@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/agent"
@@ -112,15 +111,27 @@ func Run(o Options) error {
 }
 
 // begin finds or starts the workflow, prints the data policy, and resumes
-// where the last run stopped.
+// where the last run stopped. The design and the context files are read where
+// the human named them and kept in the workflow's record, which every prompt
+// sends from; one that cannot be read stops the run before any agent call.
 func (l *loop) begin() error {
 	w, _, err := l.L.Find(l.Issue)
 	var ee *exitcode.Error
 	started := false
+	var named []contextcheck.File
 	switch {
 	case err == nil && w.Active():
 	case err == nil || errors.As(err, &ee):
-		if err := l.policy(nil); err != nil {
+		limits := config.Default().Context
+		if cfg, err := l.L.Config("HEAD"); err == nil {
+			limits = cfg.Context
+		}
+		res := l.named(limits)
+		if l.Count != nil && res.Tokens > limits.MaxTokens {
+			res.Problems = append(res.Problems, contextcheck.Problem{Reason: fmt.Sprintf("the context is %d tokens, over the budget of %d tokens", res.Tokens, limits.MaxTokens)})
+		}
+		l.policy(res.Files, res.Problems)
+		if err := res.Err("the design or context is refused; nothing was started"); err != nil {
 			return err
 		}
 		// recorded with the workflow: status says run resumes it
@@ -131,7 +142,7 @@ func (l *loop) begin() error {
 		if w, _, err = l.L.Find(l.Issue); err != nil {
 			return err
 		}
-		started = true
+		started, named = true, res.Files
 	default:
 		return err
 	}
@@ -139,17 +150,23 @@ func (l *loop) begin() error {
 	if l.cfg, err = l.L.Config(w.BaseCommit); err != nil {
 		return err
 	}
+	if err := l.keep(named); err != nil {
+		return err
+	}
+	files, err := l.kept()
+	if err != nil {
+		return err
+	}
 	switch {
 	case w.Run == nil:
+		l.policy(files, nil) // a workflow git tdd start began: its policy now
 		l.run = &state.Run{Node: nodeOfPhase(w.Phase), Started: time.Now().UTC().Truncate(time.Second)}
 	case started:
 		l.run = w.Run
 	default:
 		l.run = w.Run
 		l.base = w.Run.Seconds
-		if err := l.policy(w); err != nil {
-			return err
-		}
+		l.policy(files, nil)
 		l.progress("resuming #%s at %s", l.Issue, labels[l.run.Node])
 	}
 	return l.save()
@@ -322,38 +339,31 @@ func kilo(n int) string {
 }
 
 // policy prints, before anything is sent, what is sent where and how much of
-// it there is (seed 002, N0).
-func (l *loop) policy(w *state.Workflow) error {
-	paths, root := l.Context, l.L.Cwd
-	if l.LLD != "" {
-		paths = append([]string{l.LLD}, paths...)
-	}
-	if w != nil {
-		paths, root = w.Context, l.L.Repo.Top
-		if w.LLD != "" {
-			paths = append([]string{w.LLD}, paths...)
-		}
-	}
-	limits := config.Default().Context
-	if cfg, err := l.L.Config("HEAD"); err == nil {
-		limits = cfg.Context
-	}
-	var names []string
-	tokens := 0
-	if len(paths) > 0 {
-		res := contextcheck.Check(l.L.Repo.Top, root, paths, limits, l.Count, l.L.Repo.GitDir, l.L.Repo.CommonDir)
-		for _, f := range res.Files {
-			names = append(names, f.Path)
-		}
-		tokens = res.Tokens
-	}
+// it there is (seed 002, N0): each file the human named and what part of it
+// is sent, or why it is refused.
+func (l *loop) policy(files []contextcheck.File, problems []contextcheck.Problem) {
 	fmt.Fprintf(l.Err, "git-tdd run #%s: data policy\n", l.Issue)
 	fmt.Fprintf(l.Err, "  sent to:  %s\n", term.Line(l.Agent.Describe(), 0)) // from the configuration, which an agent may write
-	if len(names) > 0 {
-		fmt.Fprintf(l.Err, "  what:     %s (%s tokens), then the tests, the files they import and the test output; each prompt's size is shown when it is sent\n", strings.Join(names, ", "), kilo(tokens))
-	} else {
-		fmt.Fprintf(l.Err, "  what:     the tests, the files they import and the test output; each prompt's size is shown when it is sent\n")
+	label := "what:"
+	for _, f := range files {
+		what := f.Sent
+		if f.Sent != "whole" {
+			what = fmt.Sprintf("%s of %d KB", f.Sent, (f.Size+1023)/1024)
+		}
+		fmt.Fprintf(l.Err, "  %-9s %s: %s (%s tokens)\n", label, term.Path(f.Path), what, kilo(f.Tokens))
+		label = ""
 	}
-	fmt.Fprintf(l.Err, "  never:    files outside the worktree, or that the context checks refuse (secrets, over 100 KB); nothing the agent answers is run by git tdd\n")
-	return nil
+	for _, p := range problems {
+		if p.Path == "" {
+			fmt.Fprintf(l.Err, "  %-9s refused: %s\n", label, p.Reason)
+		} else {
+			fmt.Fprintf(l.Err, "  %-9s %s: refused: %s\n", label, term.Path(p.Path), p.Reason)
+		}
+		label = ""
+	}
+	if label == "" {
+		label = "then:"
+	}
+	fmt.Fprintf(l.Err, "  %-9s the tests, the files they import and the files the test output names (whole, or for a Python or Go file over the size limit its imports, outline and the definitions the task names), and the test output; each prompt lists its files and their size when it is sent\n", label)
+	fmt.Fprintf(l.Err, "  never:    files outside the worktree, or that the context checks refuse (secrets, over 100 KB and not Python or Go); nothing the agent answers is run by git tdd\n")
 }

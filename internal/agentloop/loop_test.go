@@ -1,27 +1,12 @@
 package agentloop
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/agent"
 	"github.com/git-tdd/git-tdd/internal/state"
 )
-
-func TestImportedModules(t *testing.T) {
-	for code, want := range map[string]string{
-		"import calc":                       "calc",
-		"import calc.parse as p, os":        "calc.parse os",
-		"from calc import mul":              "calc",
-		"from calc.parse import parse, lex": "calc.parse",
-		"from . import sibling":             ".",
-	} {
-		if got := strings.Join(importedModules(code), " "); got != want {
-			t.Errorf("%q: %q, want %q", code, got, want)
-		}
-	}
-}
 
 // A workflow the loop did not start picks up at the node its phase implies.
 func TestNodeOfPhase(t *testing.T) {
@@ -61,5 +46,16 @@ func TestReceived(t *testing.T) {
 	}
 	if got := received(3*time.Second, nil); got != "3s" {
 		t.Errorf("no meter: %q", got)
+	}
+}
+
+// go test names a failing file from its package's directory: the file of the
+// repository it is, when only one ends so.
+func TestOnlyWithSuffix(t *testing.T) {
+	files := map[string]bool{"calc/mul_test.go": true, "calc/add.go": true, "other/add.go": true}
+	for suffix, want := range map[string]string{"/mul_test.go": "calc/mul_test.go", "/add.go": "", "/none.go": "", "/../add.go": ""} {
+		if got := onlyWithSuffix(files, suffix); got != want {
+			t.Errorf("%s: %q, want %q", suffix, got, want)
+		}
 	}
 }

@@ -36,7 +36,7 @@ func (l *loop) red() (string, error) {
 	switch {
 	case err == nil:
 		l.run.Scaffolds = 0
-		l.run.Feedback = output(r)
+		l.run.Feedback, l.run.Outcome = output(r), ""
 		return Implement, nil
 	case exitcode.Of(err) == exitcode.Escalate:
 		return "", human(err, "the test run broke: a human should look")
@@ -68,7 +68,7 @@ func (l *loop) green() (string, error) {
 	switch {
 	case err == nil:
 		l.run.Implements = 0
-		l.run.Feedback = ""
+		l.run.Feedback, l.run.Outcome = "", ""
 		return Lint, nil
 	case exitcode.Of(err) == exitcode.Escalate:
 		return "", human(err, "a human should look")
@@ -157,7 +157,7 @@ func (l *loop) retry(node string, why error) (string, error) {
 	if out := output(l.L.Last); out != "" && l.L.Last != nil && l.L.Last.Message == why.Error() {
 		msg += "\n\nThe end of the test output:\n" + out
 	}
-	l.run.Feedback = msg
+	l.run.Feedback, l.run.Outcome = msg, outcome(node, why, l.L.Last)
 	if *n >= l.cfg.Test.MaxRetries {
 		return "", human(why, fmt.Sprintf("%s was tried %s without passing; a human should look", labels[node], term.Count(*n, "time", "times")))
 	}

@@ -3,22 +3,13 @@ package agentloop
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/git-tdd/git-tdd/internal/agent"
 	"github.com/git-tdd/git-tdd/internal/apply"
-	"github.com/git-tdd/git-tdd/internal/contextcheck"
 	"github.com/git-tdd/git-tdd/internal/edit"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
-	"github.com/git-tdd/git-tdd/internal/lifecycle"
-	"github.com/git-tdd/git-tdd/internal/prompts"
-	"github.com/git-tdd/git-tdd/internal/pysource"
-	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/surface"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -225,155 +216,4 @@ func escalate(err error) *exitcode.Error {
 		return e
 	}
 	return exitcode.With(exitcode.Escalate, err)
-}
-
-// prompt gathers what the node's prompt says: the design, the context, the
-// conventions, the feedback of the last attempt, and (N3) the failing tests
-// and the files to change.
-func (l *loop) prompt(tests bool) (prompts.Loop, error) {
-	// the feedback carries test output, which a test can fill with any file
-	p := prompts.Loop{Issue: l.Issue, Feedback: contextcheck.Redact(l.run.Feedback), Attempt: l.attempt(), Max: l.max(),
-		MaxLines: l.cfg.Patch.LargeLines, MaxBytes: l.cfg.Patch.LargeBytes, EditsFiles: l.Agent.EditsFiles()}
-	if l.w.LLD != "" {
-		if content, ok := l.read(l.w.LLD); ok {
-			p.LLD = prompts.File{Path: l.w.LLD, Content: content}
-		}
-	}
-	for _, c := range l.w.Context {
-		if content, ok := l.read(c); ok {
-			p.Context = append(p.Context, prompts.File{Path: c, Content: content})
-		}
-	}
-	p.Conventions = prompts.Conventions{Command: l.cfg.Test.Command, Runner: l.cfg.Test.Runner, TestPaths: l.cfg.Test.TestPaths}
-	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.Freeze)
-	files, err := l.L.Repo.At(l.w.Worktree).Files(l.ctx)
-	if err != nil {
-		return p, escalate(err)
-	}
-	if tests {
-		for _, f := range files {
-			if rules.Frozen(f) && strings.HasSuffix(f, ".py") || strings.HasSuffix(f, "_test.go") {
-				if content, ok := l.read(f); ok {
-					p.Conventions.Examples = append(p.Conventions.Examples, prompts.File{Path: f, Content: content})
-					break
-				}
-			}
-		}
-		return p, nil
-	}
-	for _, r := range l.run.Rejections {
-		// the human's words, from a file: bounded, and a pasted secret redacted
-		p.Rejections = append(p.Rejections, contextcheck.Redact(state.BoundReason(r.Reason)))
-	}
-	red, err := lifecycle.LastRed(l.ctx, l.L.Repo.At(l.w.Worktree), l.w.BaseCommit, "HEAD")
-	if err != nil || red == nil {
-		return p, escalate(fmt.Errorf("no red commit to implement: %v", err))
-	}
-	seen := map[string]bool{}
-	for _, id := range red.Failing {
-		f, _, _ := strings.Cut(id, "::")
-		if seen[f] || !slices.Contains(files, f) {
-			continue
-		}
-		seen[f] = true
-		content, ok := l.read(f)
-		if !ok {
-			continue
-		}
-		p.Tests = append(p.Tests, prompts.File{Path: f, Content: content})
-		for _, m := range l.imported(f, content) {
-			if !seen[m] && !rules.Frozen(m) {
-				seen[m] = true
-				if mc, ok := l.read(m); ok {
-					p.Files = append(p.Files, prompts.File{Path: m, Content: mc})
-				}
-			}
-		}
-	}
-	return p, nil
-}
-
-// read is a file of the worktree for a prompt, through the context checks
-// (the path gate, secrets by name and content, size, binary): ok is false,
-// and a progress line says why, when they refuse it. Files named at start
-// were checked then, but may have changed since; a test can import anything.
-func (l *loop) read(rel string) (string, bool) {
-	wt := l.L.Repo.At(l.w.Worktree)
-	res := contextcheck.Check(l.w.Worktree, l.w.Worktree, []string{rel}, l.cfg.Context, nil, wt.GitDir, wt.CommonDir)
-	if len(res.Problems) > 0 || len(res.Files) != 1 {
-		why := "not read"
-		if len(res.Problems) > 0 {
-			why = res.Problems[0].Reason
-		}
-		l.progress("not sent to the agent: %s: %s", term.Path(rel), why)
-		return "", false
-	}
-	return res.Files[0].Content, true
-}
-
-// imported are the repository's files a test imports (Python: the module or
-// package of each import; Go: the package's own files).
-func (l *loop) imported(test, content string) []string {
-	if strings.HasSuffix(test, "_test.go") {
-		dir := path.Dir(test)
-		entries, _ := os.ReadDir(filepath.Join(l.w.Worktree, filepath.FromSlash(dir)))
-		var out []string
-		for _, e := range entries {
-			if n := e.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
-				out = append(out, path.Join(dir, n))
-			}
-		}
-		return out
-	}
-	stmts, err := pysource.Statements(strings.Split(content, "\n"))
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, s := range stmts {
-		if s.Kind != "import" {
-			continue
-		}
-		for _, m := range importedModules(s.Code) {
-			if f := l.moduleFile(m); f != "" && !slices.Contains(out, f) {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
-}
-
-// importedModules are the modules an import statement names.
-func importedModules(code string) []string {
-	if rest, ok := strings.CutPrefix(code, "from "); ok {
-		mod, _, _ := strings.Cut(rest, " import")
-		return []string{strings.TrimSpace(mod)}
-	}
-	var out []string
-	for _, m := range strings.Split(strings.TrimPrefix(code, "import "), ",") {
-		m, _, _ = strings.Cut(strings.TrimSpace(m), " as ")
-		out = append(out, m)
-	}
-	return out
-}
-
-// moduleFile is the file of a module in the worktree's import roots (the
-// module itself, or the nearest package that exists), "" when it is not ours.
-func (l *loop) moduleFile(mod string) string {
-	mods := lifecycle.ModulesOf(l.w.Worktree, l.cfg.Test.Env["PYTHONPATH"])
-	for _, root := range mods.Roots {
-		parts := strings.Split(mod, ".")
-		for n := len(parts); n > 0; n-- {
-			base := filepath.Join(append([]string{root}, parts[:n]...)...)
-			for _, c := range []string{base + ".py", filepath.Join(base, "__init__.py")} {
-				if fi, err := os.Stat(c); err == nil && fi.Mode().IsRegular() {
-					rel, err := filepath.Rel(l.w.Worktree, c)
-					if err == nil && !strings.HasPrefix(rel, "..") {
-						return filepath.ToSlash(rel)
-					}
-				}
-			}
-		}
-	}
-	return ""
 }

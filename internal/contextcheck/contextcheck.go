@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/excerpt"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/fsafe"
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -27,12 +28,19 @@ import (
 // file name, added to the built-in ones) of [context].
 type Limits = config.Context
 
-// File is one accepted file.
+// File is one accepted file: what is sent of it.
 type File struct {
-	Path    string `json:"path"` // relative to the repository root, with slashes
-	Bytes   int    `json:"bytes"`
-	Tokens  int    `json:"tokens"`
+	Path    string `json:"path"`   // relative to the repository root, with slashes
+	Bytes   int    `json:"bytes"`  // of what is sent
+	Tokens  int    `json:"tokens"` // of what is sent
 	Content string `json:"content"`
+	// Sent says what part of the file is sent: "whole", or for a large
+	// Python or Go file "outline + N definitions" (excerpt.Part).
+	Sent string `json:"sent"`
+	// Size is the file's size on disk, and Source the file itself: for a
+	// file sent whole, Content.
+	Size   int    `json:"size"`
+	Source string `json:"-"`
 }
 
 // Problem is why a path is refused.
@@ -107,8 +115,23 @@ var secretContent = []struct {
 // Check reads paths (relative to cwd, or absolute) through the path gate and
 // returns the bundle with every problem found, in the order of paths; nothing
 // outside root, or inside gitDirs, is read. Files are read, checked and counted
-// in parallel.
+// in parallel. A file over the size limit is refused.
 func Check(root, cwd string, paths []string, lim Limits, count Counter, gitDirs ...string) *Result {
+	return check(root, cwd, paths, lim, count, nil, gitDirs)
+}
+
+// MaxSourceBytes is the largest file Fit reads to send in part.
+const MaxSourceBytes = 16 << 20
+
+// Fit is Check, but a Python or Go file over the size limit is sent in part
+// (excerpt.Fit): its imports, its outline and the definitions want names,
+// within the limit. The limit applies to what is sent; secrets are looked
+// for in the whole file.
+func Fit(root, cwd string, paths []string, lim Limits, count Counter, want excerpt.Want, gitDirs ...string) *Result {
+	return check(root, cwd, paths, lim, count, &want, gitDirs)
+}
+
+func check(root, cwd string, paths []string, lim Limits, count Counter, want *excerpt.Want, gitDirs []string) *Result {
 	res := &Result{Files: []File{}, Problems: []Problem{}}
 	tree, err := fsafe.OpenTree(root, gitDirs...)
 	if err != nil {
@@ -143,7 +166,7 @@ func Check(root, cwd string, paths []string, lim Limits, count Counter, gitDirs 
 		if j.why != "" {
 			return
 		}
-		j.file, j.why = read(tree, j.rel, lim.MaxFileBytes)
+		j.file, j.why = read(tree, j.rel, lim.MaxFileBytes, want)
 		if j.why == "" && count != nil {
 			j.file.Tokens = count(j.file.Content)
 		}
@@ -259,7 +282,11 @@ func cause(err error) string {
 	return err.Error()
 }
 
-func read(tree *fsafe.Tree, rel string, maxBytes int) (File, string) {
+func read(tree *fsafe.Tree, rel string, maxBytes int, want *excerpt.Want) (File, string) {
+	readMax := maxBytes
+	if want != nil {
+		readMax = max(maxBytes, MaxSourceBytes)
+	}
 	fi, err := tree.Stat(rel)
 	switch {
 	case err != nil:
@@ -268,21 +295,40 @@ func read(tree *fsafe.Tree, rel string, maxBytes int) (File, string) {
 		return File{}, "is a directory; name the files"
 	case !fi.Mode().IsRegular():
 		return File{}, "is not a regular file"
-	case fi.Size() > int64(maxBytes):
-		return File{}, fmt.Sprintf("is %d bytes, over the limit of %d bytes", fi.Size(), maxBytes)
+	case fi.Size() > int64(readMax):
+		return File{}, fmt.Sprintf("is %d bytes, over the limit of %d bytes", fi.Size(), readMax)
 	}
 	b, _, _, err := tree.ReadFile(rel)
 	if err != nil {
 		return File{}, "cannot be read: " + cause(err)
 	}
-	if len(b) > maxBytes {
-		return File{}, fmt.Sprintf("is %d bytes, over the limit of %d bytes", len(b), maxBytes)
+	if len(b) > readMax {
+		return File{}, fmt.Sprintf("is %d bytes, over the limit of %d bytes", len(b), readMax)
 	}
+	return Accept(rel, b, maxBytes, want)
+}
+
+// Accept checks a file's bytes (binary, secrets) and fits them into
+// maxBytes: the whole file, or with want a part of a large one. The reason is
+// "" when the file is accepted.
+func Accept(rel string, b []byte, maxBytes int, want *excerpt.Want) (File, string) {
 	if bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0 {
 		return File{}, "is a binary file"
 	}
 	if why := SecretContent(b); why != "" {
 		return File{}, why
 	}
-	return File{Path: rel, Bytes: len(b), Content: string(b)}, ""
+	f := File{Path: rel, Bytes: len(b), Content: string(b), Sent: "whole", Size: len(b), Source: string(b)}
+	if len(b) <= maxBytes {
+		return f, ""
+	}
+	if want == nil {
+		return File{}, fmt.Sprintf("is %d bytes, over the limit of %d bytes", len(b), maxBytes)
+	}
+	p, err := excerpt.Fit(rel, f.Source, *want, maxBytes)
+	if err != nil {
+		return File{}, err.Error()
+	}
+	f.Content, f.Bytes, f.Sent = p.Content, len(p.Content), p.Describe()
+	return f, ""
 }

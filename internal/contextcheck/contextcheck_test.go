@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/git-tdd/git-tdd/internal/excerpt"
 )
 
 func setup(t *testing.T, files map[string]string) string {
@@ -177,5 +179,37 @@ func TestRedact(t *testing.T) {
 	}
 	if Redact("nothing here") != "nothing here" {
 		t.Error("Redact changed text without secrets")
+	}
+}
+
+// Fit sends a large Python or Go file in part, within the limit; what is not
+// source, or holds a secret anywhere, is refused as by Check.
+func TestFitLarge(t *testing.T) {
+	var big strings.Builder
+	for i := range 500 {
+		big.WriteString("def f" + strings.Repeat("x", i%7) + "_" + string(rune('a'+i%26)) + "(y):\n    \"\"\"" + strings.Repeat("doc ", 40) + "\"\"\"\n    return y\n\n\n")
+	}
+	big.WriteString("def wanted(y):\n    return y + 1\n")
+	root := setup(t, map[string]string{"big.py": big.String(), "big.txt": strings.Repeat("y\n", 60000),
+		"leak.py": big.String() + "K = 'ghp_" + strings.Repeat("a", 36) + "'\n", "small.py": "x = 1\n"})
+	tests := []struct{ path, sent, why string }{
+		{"small.py", "whole", ""},
+		{"big.py", "outline + 1 definition", ""},
+		{"big.txt", "", "only Python and Go files can be sent in part"},
+		{"leak.py", "", "a GitHub token"},
+	}
+	for _, tt := range tests {
+		res := Fit(root, root, []string{tt.path}, Limits{MaxFileBytes: 40000, MaxTokens: 200000}, nil, excerpt.Want{Names: map[string]bool{"wanted": true}})
+		switch {
+		case tt.why != "" && (res.OK() || !strings.Contains(res.Problems[0].Reason, tt.why)):
+			t.Errorf("%s: %v, want %q", tt.path, res.Problems, tt.why)
+		case tt.why == "" && !res.OK():
+			t.Errorf("%s refused: %v", tt.path, res.Problems)
+		case tt.why == "" && (res.Files[0].Sent != tt.sent || res.Files[0].Bytes > 40000 || !strings.Contains(res.Files[0].Content, "def wanted(y):\n    return y + 1") && tt.path == "big.py"):
+			t.Errorf("%s: sent %q, %d bytes", tt.path, res.Files[0].Sent, res.Files[0].Bytes)
+		}
+	}
+	if res := Check(root, root, []string{"big.py"}, Limits{MaxFileBytes: 40000, MaxTokens: 200000}, nil); res.OK() {
+		t.Error("Check sends a large file")
 	}
 }

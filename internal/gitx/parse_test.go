@@ -3,6 +3,7 @@ package gitx
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -404,5 +405,21 @@ func TestCountDiff(t *testing.T) {
 	}
 	if a, del := CountDiff(""); a != 0 || del != 0 {
 		t.Errorf("empty: +%d -%d", a, del)
+	}
+}
+
+func TestUniqueNames(t *testing.T) {
+	tests := []struct {
+		out  string
+		want []string
+	}{
+		{"", nil},
+		{"t/a.py\x00t/b.py\x00t/a.py\x00", []string{"t/a.py", "t/b.py"}},
+		{"new\nline.py\x00x.py\x00", []string{"new\nline.py", "x.py"}},
+	}
+	for _, tt := range tests {
+		if got := uniqueNames([]byte(tt.out)); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: %q, want %q", tt.out, got, tt.want)
+		}
 	}
 }

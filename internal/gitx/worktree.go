@@ -289,3 +289,32 @@ func (r *Repo) SetIndex(ctx context.Context, tree string) error {
 	_, err := r.output(ctx, slices.Concat(wholeCheckout, []string{"read-tree", tree})...)
 	return err
 }
+
+// RecentlyChanged lists the files the last commits of rev touched, under
+// pathspecs (literal directories or files), the most recently changed first,
+// each once; n bounds the commits read.
+func (r *Repo) RecentlyChanged(ctx context.Context, rev string, n int, pathspecs []string) ([]string, error) {
+	args := []string{"log", "-z", "--format=", "--name-only", "--no-renames", "--no-relative", "--no-show-signature", "--no-color", "--no-ext-diff",
+		fmt.Sprintf("--max-count=%d", n), rev, "--"}
+	for _, p := range pathspecs {
+		args = append(args, ":(literal)"+p)
+	}
+	out, err := r.output(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	return uniqueNames(out), nil
+}
+
+// uniqueNames are log -z --name-only's paths, each once, in the order given.
+func uniqueNames(out []byte) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, f := range splitZ(out) {
+		if !seen[f] {
+			seen[f] = true
+			names = append(names, f)
+		}
+	}
+	return names
+}

@@ -58,10 +58,9 @@ func (e *Env) resume(o StartOptions, st *state.State) error {
 		return err
 	}
 	if o.LLD != "" || len(o.Context) > 0 || o.Subject != "" {
-		if w.LLD, w.Subject, err = e.checkContext(cfg, o); err != nil {
+		if w.LLD, w.Context, w.Subject, err = e.checkContext(cfg, o); err != nil {
 			return err
 		}
-		w.Context = o.Context
 	}
 	if err := e.phaseOf(w, head); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/contextcheck"
+	"github.com/git-tdd/git-tdd/internal/excerpt"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/fsafe"
 	"github.com/git-tdd/git-tdd/internal/runner"
@@ -71,7 +72,7 @@ func (e *Env) Start(o StartOptions) error {
 	if err := startedBefore(st, o); err != nil {
 		return err
 	}
-	lld, subject, err := e.checkContext(cfg, o)
+	lld, context, subject, err := e.checkContext(cfg, o)
 	if err != nil {
 		return err
 	}
@@ -107,7 +108,7 @@ func (e *Env) Start(o StartOptions) error {
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	w := &state.Workflow{Issue: o.Issue, Phase: state.PhaseStarted, Branch: branch, Base: base, From: from, BaseCommit: baseCommit,
-		Worktree: dir, Subject: subject, LLD: lld, Context: o.Context, Started: now, Updated: now, Run: o.Run}
+		Worktree: dir, Subject: subject, LLD: lld, Context: context, Started: now, Updated: now, Run: o.Run}
 	if err := e.record(w, o); err != nil {
 		undo()
 		return err
@@ -260,28 +261,36 @@ func (e *Env) base(o StartOptions) (into, from, commit string, err error) {
 	return into, from, commit, nil
 }
 
-// checkContext applies the context rules (DESIGN §6) to --context and --lld.
-func (e *Env) checkContext(cfg *config.Config, o StartOptions) (lld, subject string, err error) {
+// checkContext applies the context rules (DESIGN §6) to --context and --lld:
+// a large Python or Go file is accepted, to be sent in part. The paths it
+// returns are relative to the repository's top.
+func (e *Env) checkContext(cfg *config.Config, o StartOptions) (lld string, context []string, subject string, err error) {
 	paths := append([]string{}, o.Context...)
 	if o.LLD != "" {
-		paths = append(paths, o.LLD)
+		paths = append([]string{o.LLD}, paths...)
 	}
 	if len(paths) == 0 {
-		return "", o.Subject, nil
+		return "", nil, o.Subject, nil
 	}
-	res := contextcheck.Check(e.Repo.Top, e.Cwd, paths, cfg.Context, o.Count, e.Repo.GitDir, e.Repo.CommonDir)
+	res := contextcheck.Fit(e.Repo.Top, e.Cwd, paths, cfg.Context, o.Count, excerpt.Want{}, e.Repo.GitDir, e.Repo.CommonDir)
 	if err := res.Err("the context is refused; nothing was started"); err != nil {
-		return "", "", err
+		return "", nil, "", err
 	}
 	subject = o.Subject
+	files := res.Files
 	if o.LLD != "" {
-		f := res.Files[len(res.Files)-1]
-		lld = f.Path
+		f := files[0]
+		lld, files = f.Path, files[1:]
 		if subject == "" {
 			subject = Title(f.Content)
 		}
 	}
-	return lld, subject, nil
+	for _, f := range files {
+		if f.Path != lld {
+			context = append(context, f.Path)
+		}
+	}
+	return lld, context, subject, nil
 }
 
 // Title is the first heading of a markdown document, without "#".

@@ -23,10 +23,13 @@ type Loop struct {
 	Context     []File
 	Conventions Conventions
 	// Feedback is why the last attempt did not pass: the gate's verdict and
-	// the end of the test output.
+	// the end of the test output; at the first attempt of N3, the red's output.
 	Feedback string
-	Attempt  int // 1-based
-	Max      int
+	// Outcome says in a few words how the last attempt ended ("2 tests
+	// still fail"); "" at a first attempt.
+	Outcome string
+	Attempt int // 1-based
+	Max     int
 	// Files are what the implementation may change (N3): small ones shown
 	// whole, large ones to be patched with FIND/REPLACE blocks.
 	Files []File
@@ -50,7 +53,7 @@ func Scaffold(l Loop) string {
 	c := l.Conventions
 	fmt.Fprintf(&b, "## The repository's tests\n\nThey run with `%s` (runner: %s). Test files live in: %s.\n\n", strings.Join(c.Command, " "), c.Runner, strings.Join(c.TestPaths, ", "))
 	for _, e := range c.Examples {
-		fmt.Fprintf(&b, "An existing test, to follow its style: %s\n\n%s\n\n", e.Path, fenced(e.Content))
+		fmt.Fprintf(&b, "An existing test, to follow its style: %s\n\n%s\n\n", e.Path, e.shown())
 	}
 	b.WriteString("## Your task\n\n" +
 		"Write the tests the design asks for. Only test files and test configuration may change: any other file is refused.\n" +
@@ -66,10 +69,12 @@ func Implement(l Loop) string {
 	fmt.Fprintf(&b, "You are implementing issue #%s. The tests below fail; change the code so that they pass, and every other test still passes.\n\n", l.Issue)
 	l.shared(&b)
 	for _, t := range l.Tests {
-		fmt.Fprintf(&b, "## Failing test: %s\n\n%s\n\n", t.Path, fenced(t.Content))
+		fmt.Fprintf(&b, "## Failing test: %s\n\n%s\n\n", t.Path, t.shown())
 	}
 	for _, f := range l.Files {
-		if IsLarge([]byte(f.Content), l.MaxLines, l.MaxBytes) {
+		if f.Partial() {
+			fmt.Fprintf(&b, "## %s (%d lines: large, sent in part: %s; change it with FIND/REPLACE blocks only)\n\n%s\n", f.Path, f.Lines, f.Sent, f.Content)
+		} else if IsLarge([]byte(f.Content), l.MaxLines, l.MaxBytes) {
 			fmt.Fprintf(&b, "## %s (%d lines: large, change it with FIND/REPLACE blocks only)\n\n%s\n\n", f.Path, gitx.CountLines([]byte(f.Content)), fenced(f.Content))
 		} else {
 			fmt.Fprintf(&b, "## %s\n\n%s\n\n", f.Path, fenced(f.Content))
@@ -87,7 +92,7 @@ func (l Loop) shared(b *strings.Builder) {
 		fmt.Fprintf(b, "## The design: %s\n\n%s\n\n", l.LLD.Path, strings.TrimSpace(l.LLD.Content))
 	}
 	for _, f := range l.Context {
-		fmt.Fprintf(b, "## Context: %s\n\n%s\n\n", f.Path, fenced(f.Content))
+		fmt.Fprintf(b, "## Context: %s\n\n%s\n\n", f.Path, f.shown())
 	}
 }
 
@@ -104,11 +109,28 @@ func (l Loop) rejections(b *strings.Builder) {
 	b.WriteString("Change the code as the reviewer asks; the tests must still pass.\n\n")
 }
 
+// shown is the file as a prompt shows it: fenced when whole, the excerpt
+// (which fences its own lines) when sent in part.
+func (f File) shown() string {
+	if f.Partial() {
+		return fmt.Sprintf("Sent in part (%s of %d lines):\n\n%s", f.Sent, f.Lines, strings.TrimRight(f.Content, "\n"))
+	}
+	return fenced(f.Content)
+}
+
+// feedback says which attempt this is and how the last one went: "First
+// attempt" (at N3 with the red's output), or "Attempt 2 of 3: 2 tests still
+// fail" with the gate's verdict and the end of the test output.
 func (l Loop) feedback(b *strings.Builder) {
-	if l.Feedback == "" {
+	if l.Attempt <= 1 || l.Outcome == "" {
+		if l.Feedback == "" {
+			b.WriteString("## First attempt\n\n")
+			return
+		}
+		fmt.Fprintf(b, "## First attempt: the tests' output now\n\n%s\n\n", fenced(l.Feedback))
 		return
 	}
-	fmt.Fprintf(b, "## Attempt %d of %d: the last one did not pass\n\n%s\n\n", l.Attempt, l.Max, fenced(l.Feedback))
+	fmt.Fprintf(b, "## Attempt %d of %d: %s\n\nHow the last attempt ended:\n\n%s\n\n", l.Attempt, l.Max, l.Outcome, fenced(l.Feedback))
 }
 
 func (l Loop) answerFormat(b *strings.Builder, tests bool) {

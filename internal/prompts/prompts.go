@@ -29,11 +29,18 @@ func Strategy(change string, existing []byte, maxLines, maxBytes int) string {
 	return Diff
 }
 
-// File is a file given to the agent as it is.
+// File is a file given to the agent: as it is, or the part of it that fits
+// (excerpt.Part).
 type File struct {
 	Path    string
 	Content string
+	Sent    string // "whole", "" or what part Content is ("outline + 3 definitions")
+	Lines   int    // of the file, when sent in part
+	Bytes   int
 }
+
+// Partial reports whether the file is sent in part.
+func (f File) Partial() bool { return f.Sent != "" && f.Sent != "whole" }
 
 // Request is what the prompt is about.
 type Request struct {

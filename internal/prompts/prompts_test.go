@@ -52,7 +52,7 @@ func TestT035SmallModifyIsStandard(t *testing.T) {
 // and an answer written in that format parses.
 func TestT120DiffPrompt(t *testing.T) {
 	p, s := Build(Request{Path: "big.py", Change: "modify", Existing: lines(501), LLD: "# Design\nmake it so", MaxLines: 500, MaxBytes: 15000,
-		Tests: []File{{"tests/test_big.py", "def test():\n    assert True\n"}}})
+		Tests: []File{{Path: "tests/test_big.py", Content: "def test():\n    assert True\n"}}})
 	if s != Diff {
 		t.Fatal(s)
 	}
@@ -120,5 +120,41 @@ func TestImplementQuotesTheReviewer(t *testing.T) {
 	}
 	if p := Implement(Loop{Issue: "87"}); strings.Contains(p, "reviewer") {
 		t.Errorf("a prompt without a rejection speaks of one:\n%s", p)
+	}
+}
+
+// The heading of an attempt says what happened: the first attempt is no
+// retry; a later one says how the last ended. A file sent in part is shown
+// as its excerpt, to be changed with FIND/REPLACE blocks.
+func TestLoopAttempts(t *testing.T) {
+	part := File{Path: "pkg/more.py", Content: "Outline:\n```\n12: def f():\n```\n", Sent: "outline + 1 definition", Lines: 4000}
+	tests := []struct {
+		name     string
+		l        Loop
+		scaffold bool
+		want     []string
+		not      []string
+	}{
+		{"first scaffold", Loop{Attempt: 1, Max: 3}, true, []string{"## First attempt\n"}, []string{"did not pass", "of 3"}},
+		{"first implement shows the red", Loop{Attempt: 1, Max: 3, Feedback: "FAILED test_x"}, false, []string{"## First attempt: the tests' output now", "FAILED test_x"}, []string{"did not pass", "Attempt 1"}},
+		{"a retry says how the last ended", Loop{Attempt: 2, Max: 3, Feedback: "assert 5 == 6", Outcome: "2 tests still fail"}, false, []string{"## Attempt 2 of 3: 2 tests still fail", "assert 5 == 6"}, []string{"First attempt"}},
+		{"a file in part", Loop{Attempt: 1, Max: 3, Files: []File{part}}, false, []string{"## pkg/more.py (4000 lines: large, sent in part: outline + 1 definition; change it with FIND/REPLACE blocks only)\n\nOutline:\n```\n12: def f():\n```\n"}, []string{"````"}},
+		{"a context file in part", Loop{Attempt: 1, Max: 3, Context: []File{part}}, true, []string{"## Context: pkg/more.py\n\nSent in part (outline + 1 definition of 4000 lines):\n\nOutline:"}, nil},
+	}
+	for _, tt := range tests {
+		p := Implement(tt.l)
+		if tt.scaffold {
+			p = Scaffold(tt.l)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(p, w) {
+				t.Errorf("%s: no %q in\n%s", tt.name, w, p)
+			}
+		}
+		for _, w := range tt.not {
+			if strings.Contains(p, w) {
+				t.Errorf("%s: %q in\n%s", tt.name, w, p)
+			}
+		}
 	}
 }

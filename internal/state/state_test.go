@@ -309,3 +309,18 @@ func TestHostileTestIDsNeverMakeStateUnreadable(t *testing.T) {
 		t.Errorf("read back %q, %v; want %q", st.Workflows["87"].Red.Failing, err, ids)
 	}
 }
+
+func TestContextCopies(t *testing.T) {
+	s := &Store{Dir: t.TempDir()}
+	if err := s.SaveContext("87-2", "docs/lld.md", []byte("# design\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := s.Context("87-2", "docs/lld.md"); err != nil || string(b) != "# design\n" {
+		t.Errorf("%q, %v", b, err)
+	}
+	for _, bad := range [][2]string{{"87", "../x"}, {"87", "/etc/passwd"}, {"..", "x"}, {"a/b", "x"}, {"87", "docs/../../x"}} {
+		if err := s.SaveContext(bad[0], bad[1], nil); err == nil {
+			t.Errorf("%q %q saved", bad[0], bad[1])
+		}
+	}
+}

@@ -92,6 +92,7 @@ type Run struct {
 	TokensOut  int       `toml:"tokens_out"`
 	Seconds    float64   `toml:"seconds"`            // time spent running, over every session
 	Feedback   string    `toml:"feedback,omitempty"` // why the last attempt did not pass, for the next prompt
+	Outcome    string    `toml:"outcome,omitempty"`  // the same in a few words, for its heading ("2 tests still fail")
 	Started    time.Time `toml:"started"`
 	// Rejections are the human's REJECTs at the merge question, each with
 	// the reason typed on the terminal, oldest first: the agent gets them

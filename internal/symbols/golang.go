@@ -18,7 +18,7 @@ func parseGo(src []byte) (*Source, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if err != nil {
-		return nil, goError(err)
+		return nil, GoError(err)
 	}
 	var defs []Def
 	var spans []goSpan
@@ -36,7 +36,7 @@ func parseGo(src []byte) (*Source, error) {
 			if d.Recv == nil || len(d.Recv.List) == 0 {
 				add("func", d.Name, d.Pos(), d.End(), d.Name.Name)
 			} else {
-				add("method", d.Name, d.Pos(), d.End(), receiverType(d.Recv.List[0].Type)+"."+d.Name.Name)
+				add("method", d.Name, d.Pos(), d.End(), ReceiverType(d.Recv.List[0].Type)+"."+d.Name.Name)
 			}
 		case *ast.GenDecl:
 			for _, spec := range d.Specs {
@@ -60,8 +60,8 @@ type goSource struct {
 	spans []goSpan
 }
 
-// receiverType is the type a method is declared on: T for T, *T, T[K] or (*T).
-func receiverType(e ast.Expr) string {
+// ReceiverType is the type a method is declared on: T for T, *T, T[K] or (*T).
+func ReceiverType(e ast.Expr) string {
 	for {
 		switch t := e.(type) {
 		case *ast.StarExpr:
@@ -80,8 +80,8 @@ func receiverType(e ast.Expr) string {
 	}
 }
 
-// goError is the first error of a parse, as "line N: message".
-func goError(err error) error {
+// GoError is the first error of a parse, as "line N: message".
+func GoError(err error) error {
 	if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
 		return fmt.Errorf("line %d: %s", list[0].Pos.Line, list[0].Msg)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/contextcheck"
+	"github.com/git-tdd/git-tdd/internal/excerpt"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/lifecycle"
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -58,7 +59,7 @@ func (c *ContextCmd) Run(env *cmdline.Env) error {
 	if len(paths) == 0 {
 		return exitcode.New(exitcode.Usage, "name the files to check").WithHint("git tdd context PATH... [--lld FILE]")
 	}
-	res, err := checkContext(l, paths, cfg)
+	res, err := fitContext(l, paths, cfg, c.LLD != "")
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,11 @@ func (c *ContextCmd) Run(env *cmdline.Env) error {
 	}
 	fmt.Fprintf(env.Stdout, "# context: %s, %d tokens of %d (%s)\n", term.Count(len(res.Files), "file", "files"), res.Tokens, cfg.Context.MaxTokens, tokens.Encoding)
 	for _, f := range res.Files {
-		fmt.Fprintf(env.Stdout, "\n=== %s (%d bytes, %d tokens) ===\n%s", f.Path, f.Bytes, f.Tokens, f.Content)
+		if f.Sent != "whole" { // a large Python or Go file: the part that is sent
+			fmt.Fprintf(env.Stdout, "\n=== %s (%s of %d bytes: %d bytes, %d tokens) ===\n%s", f.Path, f.Sent, f.Size, f.Bytes, f.Tokens, f.Content)
+		} else {
+			fmt.Fprintf(env.Stdout, "\n=== %s (%d bytes, %d tokens) ===\n%s", f.Path, f.Bytes, f.Tokens, f.Content)
+		}
 		if n := len(f.Content); n > 0 && f.Content[n-1] != '\n' {
 			fmt.Fprintln(env.Stdout)
 		}
@@ -85,5 +90,20 @@ func (c *ContextCmd) Run(env *cmdline.Env) error {
 // problem is exit 2 with one line a path.
 func checkContext(l *lifecycle.Env, paths []string, cfg *config.Config) (*contextcheck.Result, error) {
 	res := contextcheck.Check(l.Repo.Top, l.Cwd, paths, cfg.Context, tokens.Count, l.Repo.GitDir, l.Repo.CommonDir)
+	return res, res.Err("the context is refused: " + term.Count(len(res.Problems), "problem", "problems"))
+}
+
+// fitContext is checkContext, but a Python or Go file over the size limit is
+// sent in part, as git tdd run sends it: its imports, outline and the
+// definitions the design (the first path, when withDesign) names in its code.
+func fitContext(l *lifecycle.Env, paths []string, cfg *config.Config, withDesign bool) (*contextcheck.Result, error) {
+	want := excerpt.Want{}
+	if withDesign {
+		d := contextcheck.Check(l.Repo.Top, l.Cwd, paths[:1], cfg.Context, nil, l.Repo.GitDir, l.Repo.CommonDir)
+		if d.OK() {
+			want.Names = excerpt.CodeIdentifiers(d.Files[0].Content)
+		}
+	}
+	res := contextcheck.Fit(l.Repo.Top, l.Cwd, paths, cfg.Context, tokens.Count, want, l.Repo.GitDir, l.Repo.CommonDir)
 	return res, res.Err("the context is refused: " + term.Count(len(res.Problems), "problem", "problems"))
 }
