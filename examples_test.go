@@ -82,6 +82,8 @@ func TestRunWalkthrough(t *testing.T) {
 [!exec:pytest] [!env:GIT_TDD_REQUIRE_PYTEST] skip 'needs pytest (apt-get install python3-pytest)'
 [!sandbox] [!env:GIT_TDD_REQUIRE_SANDBOX] skip 'this machine cannot confine agents (Landlock ABI 3, seccomp)'
 cd $SRC
+# git log on the terminal would page: less draws its prompt among the lines
+env GIT_PAGER=cat
 exec ttyrun -timeout 300s 'Type APPROVE to merge #1 into main' 'APPROVE\n' 'Type APPROVE to merge #2 into main' 'APPROVE\n' -- sh -e $WORK/walkthrough.sh
 stdout 'scripted agent: scaffold of calc.mul, text mode'
 stdout 'scripted agent: implement of calc.mul, text mode'
