@@ -85,19 +85,12 @@ func Prestart(cmd *exec.Cmd) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr, pw, err := os.Pipe()
+	w, pw, err := pipes()
 	if err != nil {
 		return nil, err
 	}
-	rr, rw, err := os.Pipe()
-	if err != nil {
-		pr.Close()
-		pw.Close()
-		return nil, err
-	}
-	pd := &Pending{Wrapped: &Wrapped{policy: pr, report: rw, reply: rr}, writer: pw}
-	helperCommand(cmd, exe, pd.Wrapped)
-	return pd, nil
+	helperCommand(cmd, exe, w)
+	return &Pending{Wrapped: w, writer: pw}, nil
 }
 
 // Send gives the started helper its policy and program (args[0], looked up
@@ -159,17 +152,10 @@ func program(cmd *exec.Cmd) string {
 // newWrapped makes the two pipes and writes the policy, whole, before the
 // helper starts: a pipe that cannot hold it is made larger.
 func newWrapped(data []byte) (*Wrapped, error) {
-	pr, pw, err := os.Pipe()
+	w, pw, err := pipes()
 	if err != nil {
 		return nil, err
 	}
-	rr, rw, err := os.Pipe()
-	if err != nil {
-		pr.Close()
-		pw.Close()
-		return nil, err
-	}
-	w := &Wrapped{policy: pr, report: rw, reply: rr}
 	err = fitPipe(pw, len(data))
 	if err == nil {
 		_, err = pw.Write(data)
@@ -179,10 +165,26 @@ func newWrapped(data []byte) (*Wrapped, error) {
 	}
 	if err != nil {
 		w.Started()
-		rr.Close()
+		w.reply.Close()
 		return nil, fmt.Errorf("sandbox: writing the policy: %w", err)
 	}
 	return w, nil
+}
+
+// pipes makes the helper's two pipes: the policy's, whose write end (pw) is
+// this process's, and the report's.
+func pipes() (w *Wrapped, pw *os.File, err error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	rr, rw, err := os.Pipe()
+	if err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, nil, err
+	}
+	return &Wrapped{policy: pr, report: rw, reply: rr}, pw, nil
 }
 
 // Started closes this process's copies of the helper's ends: call it once the
