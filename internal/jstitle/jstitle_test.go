@@ -40,7 +40,7 @@ func TestHas(t *testing.T) {
 		{"upper nested fails here", true},
 		{"upper › nested::fails here", true},
 		{"lower > handles the empty string", false}, // the same title in another block
-		{"handles the empty string", false},          // a part of the path is not the path
+		{"handles the empty string", false},         // a part of the path is not the path
 		{"upper > fails here", false},
 		{"lower > lowercases A", true},
 		{"lower > returns 'a' for 'A'", true},

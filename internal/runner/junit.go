@@ -290,7 +290,9 @@ var namings = []naming{
 		id:   func(c junitCase) string { return prefixed(c.File, strings.TrimSpace(c.Name)) }},
 	{runner: "node --test --test-reporter=junit: no file, a <testsuite> per describe block around the case, classname \"test\"",
 		fits: func(c junitCase) bool { return c.File == "" && c.Classname == "test" },
-		id:   func(c junitCase) string { return strings.Join(append(c.suites[:len(c.suites):len(c.suites)], c.Name), " > ") }},
+		id: func(c junitCase) string {
+			return strings.Join(append(c.suites[:len(c.suites):len(c.suites)], c.Name), " > ")
+		}},
 	{runner: "jest-junit with classname \"{classname}\" and title \"{title}\" apart, or any report with a file, a class and a name",
 		fits: func(c junitCase) bool { return c.File != "" && c.Classname != "" },
 		id:   func(c junitCase) string { return c.File + "::" + c.Classname + "::" + c.Name }},
