@@ -405,7 +405,7 @@ func redFails(r *runner.Result, ids []string, mods Modules) []string {
 
 func fileFails(r *runner.Result, file string, mods Modules) bool {
 	for _, t := range r.Tests {
-		if t.File == file && (t.Collection && mods.NaturalCause(t.Message) || !t.Collection && t.Outcome == runner.Failed) {
+		if t.File == file && (t.Collection && mods.NaturalFile(t) || !t.Collection && t.Outcome == runner.Failed) {
 			return true
 		}
 	}
