@@ -78,6 +78,10 @@ var (
 	testFuncs  = map[string]bool{"it": true, "test": true, "specify": true, "fit": true, "xit": true, "xtest": true}
 	// modifiers that take arguments of their own before the title's call
 	tableMods = map[string]bool{"each": true, "for": true, "skipIf": true, "runIf": true}
+	// modifiers that leave the title's call as it is; any other (test.extend,
+	// test.scoped) makes something that is not a test
+	plainMods = map[string]bool{"only": true, "skip": true, "todo": true, "concurrent": true, "sequential": true,
+		"fails": true, "failing": true, "shuffle": true}
 )
 
 type call struct {
@@ -127,8 +131,11 @@ func parseCall(toks []token, match []int, i int) (call, bool) {
 		case toks[j].is(".") && j+1 < len(toks) && toks[j+1].kind == ident:
 			mod := toks[j+1].text
 			j += 2
-			if !tableMods[mod] {
+			if plainMods[mod] {
 				continue
+			}
+			if !tableMods[mod] {
+				return call{}, false
 			}
 			j = skipGeneric(toks, j)
 			switch {

@@ -27,7 +27,9 @@ func TestHas(t *testing.T) {
 		"})\n" +
 		"describe.each([['x'], ['y']])('with %s', (v) => { it('keeps it', () => {}) })\n" +
 		"describe(Calc, () => { test('a method', () => {}) })\n" +
-		"const re = /test\\('fake'\\)/; re.test('x'); obj.it('not a test', () => {})\n"
+		"const re = /test\\('fake'\\)/; re.test('x'); obj.it('not a test', () => {})\n" +
+		"const myTest = test.extend({ page: async ({}, use) => use(1) })\n" +
+		"it.concurrent.skip('both modifiers', () => {})\n"
 	for _, tt := range []struct {
 		title string
 		want  bool
@@ -58,6 +60,8 @@ func TestHas(t *testing.T) {
 		{"commented out", false},
 		{"fake", false},
 		{"not a test", false},
+		{"anything", false}, // test.extend({...}) is no test with any title
+		{"both modifiers", true},
 		{"", false},
 	} {
 		if got := Has([]byte(src), tt.title); got != tt.want {
