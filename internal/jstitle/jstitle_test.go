@@ -41,7 +41,7 @@ func TestHas(t *testing.T) {
 		{"upper › nested › fails here", true},
 		{"upper nested fails here", true},
 		{"upper › nested::fails here", true},
-		{"upper › nested fails here", true}, // jest-junit's default templates, ancestorSeparator " › "
+		{"upper › nested fails here", true},         // jest-junit's default templates, ancestorSeparator " › "
 		{"lower > handles the empty string", false}, // the same title in another block
 		{"handles the empty string", false},         // a part of the path is not the path
 		{"upper > fails here", false},
