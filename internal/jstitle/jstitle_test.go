@@ -75,7 +75,7 @@ func TestHas(t *testing.T) {
 func TestHasFixtures(t *testing.T) {
 	for file, titles := range map[string][]string{
 		"vitest.str.test.js": {"top level", "upper > nested > fails here", "lower > returns 'a' for 'A'", "with x > keeps it", "template > pow 1 2 is 1"},
-		"jest.str.test.js":   {" top level", "upper nested fails here", "lower returns a for A", "lower pow 1 2 is 1", "with y keeps it", "upper › nested::fails here"},
+		"jest.str.test.js":   {" top level", "upper nested fails here", "lower returns a for A", "lower pow 1 2 is 1", "with y keeps it", "upper › nested::fails here", "upper › nested fails here"},
 		"node.str.test.js":   {"top level", "upper > nested > fails here", "lower > lowercases B"},
 	} {
 		src, err := os.ReadFile("../runner/testdata/junit/" + file)
