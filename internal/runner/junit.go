@@ -249,7 +249,9 @@ func parseJUnitAny(data []byte, dir string) ([]Test, error) {
 		t := c.test()
 		for _, n := range namings {
 			if n.fits(c) {
-				t.ID, t.Collection = n.id(c), n.file
+				// pytest names a module it could not collect by its file
+				t.ID = n.id(c)
+				t.Collection = n.file || c.File != "" && t.ID == c.File
 				break
 			}
 		}

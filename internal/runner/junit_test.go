@@ -22,6 +22,7 @@ func TestJUnitAnyIDs(t *testing.T) {
 <testsuite name="calc"><testcase classname="calc" name="tests::mul"><failure type="panic">assertion failed</failure></testcase></testsuite>
 <testsuite name="jest"><testcase classname="Calc multiplies" name="Calc multiplies" file="src/calc.test.js"/></testsuite>
 <testsuite name="pytest"><testcase classname="tests.test_a.TestK" name="test_m" file="tests/test_a.py"><error message="boom"/></testcase></testsuite>
+<testsuite name="pytest"><testcase classname="" name="tests.test_b" file="tests/test_b.py"><error message="collection failure">ImportError</error></testcase></testsuite>
 <testsuite name="maven"><testcase classname="com.example.CalcTest" name="testMul()"><skipped/></testcase></testsuite>
 <testsuite name="bare"><testcase name="alone"/></testsuite>
 <testsuite name="escape"><testcase classname="../../etc/passwd" name="x"/></testsuite>
@@ -35,13 +36,18 @@ func TestJUnitAnyIDs(t *testing.T) {
 		"calc::tests::mul failed ",
 		"src/calc.test.js::Calc multiplies passed src/calc.test.js",
 		"tests/test_a.py::TestK::test_m error tests/test_a.py",
+		"tests/test_b.py error tests/test_b.py file",
 		"com.example.CalcTest::testMul() skipped ",
 		"alone passed ",
 		"../../etc/passwd::x passed ",
 	}
 	var got []string
 	for _, tt := range tests {
-		got = append(got, tt.ID+" "+string(tt.Outcome)+" "+tt.File)
+		s := tt.ID + " " + string(tt.Outcome) + " " + tt.File
+		if tt.Collection {
+			s += " file"
+		}
+		got = append(got, s)
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
