@@ -125,6 +125,19 @@ func scriptParams(dir string) testscript.Params {
 			if name, ok := strings.CutPrefix(cond, "env:"); ok {
 				return os.Getenv(name) != "", nil
 			}
+			if cond == "npmcache" {
+				// npm, and the caches .ci/run fills with the packages of
+				// testdata/js's lock files, which npm ci --offline installs from
+				if _, err := exec.LookPath("npm"); err != nil {
+					return false, nil
+				}
+				for _, d := range jsRecipes {
+					if fi, err := os.Stat(filepath.Join(npmOfflineCache(), d, "_cacache")); err != nil || !fi.IsDir() {
+						return false, nil
+					}
+				}
+				return true, nil
+			}
 			if cond == "sandbox" {
 				// this machine can confine an agent (Landlock, seccomp)
 				st, err := sandbox.Probe()
@@ -177,6 +190,14 @@ func setupGit(env *testscript.Env) error {
 	if src, err := os.Getwd(); err == nil {
 		env.Setenv("SRC", src)
 	}
+	// the JS recipes' projects (package.json and lock file), at $WORK/js, and
+	// the npm cache their packages are installed from, offline
+	env.Setenv("NPM_OFFLINE_CACHE", npmOfflineCache())
+	for _, d := range jsRecipes {
+		if err := copyDir(filepath.Join("testdata", "js", d), filepath.Join(env.WorkDir, "js", d)); err != nil {
+			return err
+		}
+	}
 	// the scripted fake agent of git tdd run's scripts, at $WORK/agent
 	src, err := os.ReadFile(filepath.Join("testdata", "agent", "fake_agent.py"))
 	if err != nil {
@@ -199,6 +220,23 @@ func setupGit(env *testscript.Env) error {
 	}
 	// git tdd issue's fake drafter, reviewer, editor and gh, at $WORK/fakes
 	return copyDir(filepath.Join("testdata", "issue"), filepath.Join(env.WorkDir, "fakes"))
+}
+
+// jsRecipes are the projects of testdata/js, one per JS recipe with packages.
+var jsRecipes = []string{"vitest", "jest"}
+
+// npmOfflineCache holds an npm cache per JS recipe (.ci/run fills them):
+// $GIT_TDD_NPM_CACHE, else ~/.cache/git-tdd-ci/npm-offline. The scripts'
+// setup copies one into the run's own cache and installs --offline: the
+// sandbox lets setup reach the network, but a test should not need the
+// registry, and npm writes to a cache it reads (a confined run cannot write
+// this one).
+func npmOfflineCache() string {
+	if d := os.Getenv("GIT_TDD_NPM_CACHE"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "git-tdd-ci", "npm-offline")
 }
 
 // copyDir copies the files of src into dst, keeping their modes.

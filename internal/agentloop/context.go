@@ -207,7 +207,7 @@ func (l *loop) gather(tests bool, named []contextcheck.File, feedback string) (g
 	for _, f := range files {
 		inRepo[f] = true
 	}
-	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.Freeze)
+	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.FreezeGlobs())
 	g.lines = l.failureLines(feedback, inRepo)
 	seen := map[string]bool{}
 	for _, f := range named {

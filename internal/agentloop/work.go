@@ -93,7 +93,7 @@ func (l *loop) count(a *agent.Answer) {
 // puts back what was written before it.
 func (l *loop) applyAnswer(wt *gitx.Repo, before string, secs []edit.Section, tests bool) error {
 	env := l.applyEnv()
-	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.Freeze)
+	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.FreezeGlobs())
 	var wrong []string
 	for _, s := range secs {
 		rel, err := env.Resolve(s.Path)
@@ -149,7 +149,7 @@ func (l *loop) keepAllowed(wt *gitx.Repo, before string, tests bool) error {
 	if err != nil {
 		return escalate(err)
 	}
-	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.Freeze)
+	rules := surface.New(l.cfg.Test.TestPaths, l.cfg.Test.FreezeGlobs())
 	var back []string
 	for _, r := range raw {
 		if rules.Frozen(r.Path) != tests {

@@ -88,6 +88,45 @@ type Test struct {
 	Network bool `toml:"network"`
 }
 
+// jsTools are the programs that run JavaScript tests: a command that names
+// one (as its program, or a word of a sh -c script) loads the runner's
+// configuration and the packages the lock file pins.
+var jsTools = map[string]bool{"npx": true, "npm": true, "pnpm": true, "yarn": true, "bun": true, "bunx": true,
+	"node": true, "vitest": true, "jest": true, "mocha": true}
+
+// JSFrozen are the files that decide how a JavaScript test run goes, frozen
+// with the tests when runner = "junit" runs a JavaScript tool: the runners'
+// configuration (a vitest.config.ts with setupFiles that mock the module
+// under test would pass a red test against a stub) and the setup files they
+// name by convention, Babel's (jest transforms the tests with it),
+// package.json (its "jest" key, "imports" and "exports" redirect modules),
+// the lock files and .npmrc (what npm ci installs).
+var JSFrozen = []string{"**/vitest.config.*", "**/vitest.workspace.*", "**/vite.config.*", "**/vitest.setup.*",
+	"**/jest.config.*", "**/jest.setup.*", "**/setupTests.*", "**/babel.config.*", "**/.babelrc", "**/.babelrc.*",
+	"**/package.json", "**/package-lock.json", "**/npm-shrinkwrap.json", "**/yarn.lock", "**/pnpm-lock.yaml",
+	"**/bun.lock", "**/bun.lockb", "**/.npmrc"}
+
+// FreezeGlobs are the globs frozen at red besides test_paths: [test] freeze,
+// and JSFrozen when the junit runner runs a JavaScript tool.
+func (t Test) FreezeGlobs() []string {
+	out := append([]string{}, t.Freeze...)
+	if t.Runner == "junit" && t.runsJS() {
+		out = append(out, JSFrozen...)
+	}
+	return out
+}
+
+func (t Test) runsJS() bool {
+	for _, a := range t.Command {
+		for _, w := range strings.Fields(a) {
+			if jsTools[path.Base(w)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ReportPlaceholder stands, in [test] command and [test] env, for the JUnit
 // report runner = "junit" reads: a fresh path outside the worktree each run.
 const ReportPlaceholder = "{junit}"

@@ -207,3 +207,30 @@ func TestSandboxPaths(t *testing.T) {
 		}
 	}
 }
+
+// The junit runner freezes a JavaScript runner's configuration, package.json
+// and the lock files when its command runs a JavaScript tool, whatever way
+// it names it; other runners freeze only what [test] freeze says.
+func TestFreezeGlobs(t *testing.T) {
+	for _, tt := range []struct {
+		test Test
+		js   bool
+	}{
+		{Test{Runner: "junit", Command: []string{"npx", "vitest", "run", "--outputFile.junit={junit}"}}, true},
+		{Test{Runner: "junit", Command: []string{"/usr/bin/node", "--test", "--test-reporter-destination={junit}"}}, true},
+		{Test{Runner: "junit", Command: []string{"sh", "-c", "npm test -- --reporter=junit"}}, true},
+		{Test{Runner: "junit", Command: []string{"./node_modules/.bin/jest", "--ci"}}, true},
+		{Test{Runner: "junit", Command: []string{"gotestsum", "--junitfile", "{junit}"}}, false},
+		{Test{Runner: "generic", Command: []string{"npx", "vitest", "run"}}, false},
+	} {
+		got := tt.test.FreezeGlobs()
+		has := len(got) > 0 && got[len(got)-1] == JSFrozen[len(JSFrozen)-1]
+		if has != tt.js {
+			t.Errorf("%v: JS files frozen %v, want %v", tt.test.Command, has, tt.js)
+		}
+	}
+	got := Test{Runner: "junit", Command: []string{"npx", "jest"}, Freeze: []string{"jest.setup.ts"}}.FreezeGlobs()
+	if got[0] != "jest.setup.ts" || len(got) != 1+len(JSFrozen) {
+		t.Errorf("freeze and the JS files: %v", got)
+	}
+}

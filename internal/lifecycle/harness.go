@@ -28,7 +28,7 @@ import (
 // what green runs. (A test can read its invocation too, and no static check
 // finds every way: the human reads the tests at merge.)
 func harnessChanges(ctx context.Context, wt *gitx.Repo, cfg *config.Config, branch []gitx.RawEntry) ([]string, error) {
-	rules := surface.New(cfg.Test.TestPaths, cfg.Test.Freeze)
+	rules := surface.New(cfg.Test.TestPaths, cfg.Test.FreezeGlobs())
 	entries := make([]surface.Entry, 0, len(branch))
 	newBlob := map[string]string{}
 	for _, r := range branch {
@@ -55,7 +55,7 @@ func harnessChanges(ctx context.Context, wt *gitx.Repo, cfg *config.Config, bran
 		base := path.Base(c.Path)
 		switch {
 		case base == "conftest.py", isPytestConfig(base):
-		case pathglob.Any(cfg.Test.Freeze, c.Path) && !pathglob.Any(cfg.Test.TestPaths, c.Path):
+		case pathglob.Any(cfg.Test.FreezeGlobs(), c.Path) && !pathglob.Any(cfg.Test.TestPaths, c.Path):
 		case (strings.HasSuffix(base, ".py") || strings.HasSuffix(base, "_test.go")) && newBlob[c.Path] != "":
 			code, oids = append(code, c.Path), append(oids, newBlob[c.Path])
 			continue

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/git-tdd/git-tdd/internal/jstitle"
+	"github.com/git-tdd/git-tdd/internal/runner"
 )
 
 // The exceptions of a natural red, as pytest quotes them on the last "E" line
@@ -86,6 +89,39 @@ func (m Modules) NaturalCause(traceback string) bool {
 		return m.Has(g[1])
 	}
 	return false
+}
+
+// NaturalFile reports whether a test file that did not load is the natural
+// red: a Python file whose traceback ends in an import of what the
+// repository does not have yet (NaturalCause), or a JavaScript file whose
+// load error is a relative module that does not exist or does not export
+// the name it imports (jsMissing). Node's runner does not say why a file
+// failed: that is never natural.
+func (m Modules) NaturalFile(t runner.Test) bool {
+	if jstitle.IsSource(t.File) {
+		return jsMissing.MatchString(firstLinesOf(t.Message, 5))
+	}
+	return m.NaturalCause(t.Message)
+}
+
+// jsMissing are the load errors of a JavaScript test file that imports what
+// does not exist yet, as the runners word them: vitest and node ("Cannot find
+// module './mul.js' imported from …"), jest ("Cannot find module './mul' from
+// 'src/mul.test.js'"), vite's resolver ("Failed to resolve import "./mul""),
+// node's ES modules ("The requested module './calc.js' does not provide an
+// export named 'mul'"). Only a relative module is the repository's.
+var jsMissing = regexp.MustCompile(`Cannot find module '\.\.?/[^']*'|Failed to resolve import "\.\.?/[^"]*"|The requested module '\.\.?/[^']*' does not provide an export named`)
+
+// firstLinesOf is the first n non-blank lines of s, where a runner puts the
+// error (a stack and the code around it follow).
+func firstLinesOf(s string, n int) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" && len(out) < n {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // lastException is the last "E   Error: message" line of pytest's report.

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/git-tdd/git-tdd/internal/runner"
 )
 
 // The natural red (DESIGN §5): what a test file cannot import must belong to
@@ -90,8 +92,8 @@ func TestTestChanged(t *testing.T) {
 	}
 }
 
-// A language git tdd does not parse (runner = "junit" with vitest, jest,
-// cargo-nextest, Maven): a test counts as the branch's when its name is in the
+// A language git tdd does not parse (runner = "junit" with cargo-nextest,
+// Maven; JavaScript's title paths are TestTestChangedJS's): a test counts as the branch's when its name is in the
 // file now and was not in it where the branch started; a changed body of an
 // old test does not count, since nothing can show it changed.
 func TestTestChangedOtherLanguages(t *testing.T) {
@@ -101,7 +103,7 @@ func TestTestChangedOtherLanguages(t *testing.T) {
 		base, now      []byte
 		want           bool
 	}{
-		{"a new test", "src/m.test.ts", "src/m.test.ts::mul > doubles", base, append(append([]byte{}, base...), "it('doubles', () => expect(dbl(2)).toBe(4))\n"...), true},
+		{"a new test", "src/m.test.ts", "src/m.test.ts::doubles", base, append(append([]byte{}, base...), "it('doubles', () => expect(dbl(2)).toBe(4))\n"...), true},
 		{"an old test", "src/m.test.ts", "src/m.test.ts::mul > multiplies", base, base, false},
 		{"an old test whose body changed", "src/m.test.ts", "src/m.test.ts::mul > multiplies", base, []byte("it('multiplies', () => expect(mul(2, 4)).toBe(8))\n"), false},
 		{"a new file", "tests/calc.rs", "calc::tests::mul", nil, []byte("#[test]\nfn mul() { assert_eq!(calc::mul(2, 3), 6); }\n"), true},
@@ -114,5 +116,74 @@ func TestTestChangedOtherLanguages(t *testing.T) {
 	}
 	if Hollow("src/m.test.ts", "src/m.test.ts::mul > multiplies", base) {
 		t.Error("hollow is only judged in languages git tdd parses")
+	}
+}
+
+// A JavaScript test is the branch's when its file is new, or when its whole
+// title path (the describe blocks and its title, each.each templates as
+// patterns) is not in the file where the branch started: one row per
+// runner's naming (internal/runner's namings).
+func TestTestChangedJS(t *testing.T) {
+	base := []byte(`import { describe, it, expect } from 'vitest'
+describe('upper', () => {
+  it('handles the empty string', () => expect(upper('')).toBe(''))
+})
+test('top level', () => expect(1).toBe(1))
+`)
+	lower := append(append([]byte{}, base...), `describe('lower', () => {
+  it('handles the empty string', () => expect(lower('')).toBe(''))
+  it.each(['A', 'B'])('lowercases %s', (s) => expect(lower(s)).toBe(s.toLowerCase()))
+  it.each([{ input: 'A', want: 'a' }])('returns $want for $input', ({ input, want }) => expect(lower(input)).toBe(want))
+  test.each([[2, 3, 8]])('pow(%i, %i) = %i', (a, b, c) => expect(pow(a, b)).toBe(c))
+})
+`...)
+	for _, tt := range []struct {
+		runner, id string
+		base       []byte
+		want       bool
+	}{
+		{"vitest", "src/s.test.ts::lower > handles the empty string", base, true},
+		{"vitest", "src/s.test.ts::upper > handles the empty string", base, false},
+		{"vitest", "src/s.test.ts::lower > lowercases A", base, true},
+		{"vitest", "src/s.test.ts::lower > returns 'a' for 'A'", base, true},
+		{"vitest", "src/s.test.ts::lower > pow(2, 3) = 8", base, true},
+		{"vitest", "src/s.test.ts::lower > lowercases A", nil, true},
+		{"vitest", "src/s.test.ts::lower > returns 'a' for 'A'", lower, false},
+		{"vitest", "src/s.test.ts::lower > ghost", base, false},
+		{"jest-junit default", "src/s.test.ts::lower handles the empty string", base, true},
+		{"jest-junit default", "src/s.test.ts::upper handles the empty string", base, false},
+		{"jest-junit default", "src/s.test.ts::lower returns a for A", base, true},
+		{"jest-junit default", "src/s.test.ts::top level", base, false},
+		{"jest-junit default, no file attribute", "lower handles the empty string", base, true},
+		{"jest-junit ancestorSeparator › and classname apart", "src/s.test.ts::lower::lowercases B", base, true},
+		{"jest-junit ancestorSeparator › and classname apart", "src/s.test.ts::upper::handles the empty string", base, false},
+		{"node --test", "lower > handles the empty string", base, true},
+		{"node --test", "upper > handles the empty string", base, false},
+	} {
+		if got := TestChanged("src/s.test.ts", tt.id, tt.base, lower); got != tt.want {
+			t.Errorf("%s: %q: got %v", tt.runner, tt.id, got)
+		}
+	}
+}
+
+// A JavaScript test file that did not load is the natural red when what it
+// imports from the repository does not exist yet, in the runner's words.
+func TestNaturalFileJS(t *testing.T) {
+	var m Modules
+	for _, tt := range []struct {
+		msg  string
+		want bool
+	}{
+		{"Error: Cannot find module './mul.js' imported from /w/src/mul.test.ts\n ❯ src/mul.test.ts:2:1", true},
+		{"  ● Test suite failed to run\n\n    Cannot find module './mul' from 'src/mul.test.js'", true},
+		{`Error: Failed to resolve import "../src/mul" from "test/mul.test.ts". Does the file exist?`, true},
+		{"SyntaxError: The requested module './calc.js' does not provide an export named 'mul'", true},
+		{"Error: Cannot find module 'left-pad' imported from /w/src/mul.test.ts", false},
+		{"SyntaxError: Unexpected token '}'", false},
+		{"test failed", false}, // node's runner does not say why
+	} {
+		if got := m.NaturalFile(runner.Test{File: "src/mul.test.ts", Message: tt.msg}); got != tt.want {
+			t.Errorf("%q: got %v", tt.msg, got)
+		}
 	}
 }

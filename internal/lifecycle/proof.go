@@ -63,10 +63,11 @@ func (e *Env) forkPoint(w *state.Workflow, tip string) (string, error) {
 }
 
 // rules are the frozen surface's rules of a configuration: besides the test
-// paths and [test] freeze, what the test command itself reads in the
-// repository (a script it names, a Makefile, the whole tox.ini, noxfile.py).
+// paths, [test] freeze and a JavaScript runner's files (config.JSFrozen),
+// what the test command itself reads in the repository (a script it names, a
+// Makefile, the whole tox.ini, noxfile.py).
 func rules(cfg *config.Config) surface.Rules {
-	return surface.New(cfg.Test.TestPaths, append(append([]string{}, cfg.Test.Freeze...), commandFiles(cfg.Test.Command)...))
+	return surface.New(cfg.Test.TestPaths, append(cfg.Test.FreezeGlobs(), commandFiles(cfg.Test.Command)...))
 }
 
 // commandFiles are the paths in the repository a command reads: the relative

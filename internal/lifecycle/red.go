@@ -11,6 +11,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/jstitle"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"golang.org/x/sync/errgroup"
@@ -58,7 +59,7 @@ func (e *Env) Red(issue string) (err error) {
 	mods := ModulesOf(w.Worktree, p.cfg.Test.Env["PYTHONPATH"])
 	v := RouteRed(RedInput{Result: res, ChangedTests: changed, MaxRetries: p.cfg.Test.MaxRetries, Attempts: w.Attempts.Red,
 		Ours:    ours,
-		Natural: func(t runner.Test) bool { return changed[t.File] && mods.NaturalCause(t.Message) },
+		Natural: func(t runner.Test) bool { return changed[t.File] && mods.NaturalFile(t) },
 		Hollow: func(t runner.Test) bool {
 			src, err := os.ReadFile(filepath.Join(w.Worktree, filepath.FromSlash(t.File)))
 			return err == nil && Hollow(t.File, t.ID, src)
@@ -235,7 +236,7 @@ func ownership(e *Env, wt *gitx.Repo, branch []gitx.RawEntry, res *runner.Result
 // attachFiles finds the changed test file of each test whose report names
 // none: for go (tests reported by package), the file that declares the
 // function; for runner = "junit", the one file among them that holds the
-// test's name (none when several do: a test counts for the branch only when
+// test's name, or for a JavaScript file its whole title path (none when several do: a test counts for the branch only when
 // its file is certain).
 func attachFiles(dir string, res *runner.Result, changed map[string]bool) {
 	if res.Runner != "go" && res.Runner != "junit" {
@@ -264,7 +265,10 @@ func attachFiles(dir string, res *runner.Result, changed map[string]bool) {
 		}
 		var found []string
 		for f, src := range sources {
-			if decl != nil && decl.Match(src) || decl == nil && bytes.Contains(src, []byte(name)) {
+			switch {
+			case decl != nil && decl.Match(src),
+				decl == nil && jstitle.IsSource(f) && jstitle.Has(src, t.ID),
+				decl == nil && !jstitle.IsSource(f) && bytes.Contains(src, []byte(name)):
 				found = append(found, f)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
+	"github.com/git-tdd/git-tdd/internal/jstitle"
 	"github.com/git-tdd/git-tdd/internal/pathglob"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/surface"
@@ -294,22 +295,26 @@ func (e *Env) checkRed(cfg *config.Config, r surface.Rules, red *RedCommit, oldF
 	if len(red.Failing) == 0 {
 		return exitcode.New(exitcode.Refused, "the red commit %s names no failing test (%s)", short(red.ID), FailingTrailer)
 	}
-	var bad, files []string
+	var bad, ids []string
 	for _, id := range red.Failing {
 		switch {
 		case cfg.Test.Runner == "go" && !goTestID.MatchString(id):
 			bad = append(bad, id+" is not a go test")
+		case cfg.Test.Runner == "junit" && jstitle.IsSource(testFileOf(id)) && pathglob.Any(cfg.Test.TestPaths, testFileOf(id)):
+			// a JavaScript test its report named with its file: its title
+			// path must be new on the branch, as red judged it
+			ids = append(ids, id)
 		case cfg.Test.Runner == "go" || cfg.Test.Runner == "junit" && id != "" && !strings.HasPrefix(id, "-"):
 			// ids from a report, never given to the command: that they fail
 			// at the red commit and pass at the merge is the proof
 		case strings.HasPrefix(id, "-") || !pathglob.Any(cfg.Test.TestPaths, testFileOf(id)):
 			bad = append(bad, id+" is not a test of a test file")
 		default:
-			files = append(files, testFileOf(id))
+			ids = append(ids, id)
 		}
 	}
-	if len(files) > 0 {
-		more, err := e.redTestsChanged(red, oldFork, files)
+	if len(ids) > 0 {
+		more, err := e.redTestsChanged(red, oldFork, ids)
 		if err != nil {
 			return err
 		}
@@ -321,9 +326,14 @@ func (e *Env) checkRed(cfg *config.Config, r surface.Rules, red *RedCommit, oldF
 	return nil
 }
 
-// redTestsChanged checks that each recorded pytest test is the branch's own:
-// in the red commit, new or changed since oldFork, and not hollow.
-func (e *Env) redTestsChanged(red *RedCommit, oldFork string, files []string) ([]string, error) {
+// redTestsChanged checks that each of the recorded tests ids (pytest's, or
+// JavaScript tests with their file) is the branch's own: in the red commit,
+// new or changed since oldFork, and not hollow.
+func (e *Env) redTestsChanged(red *RedCommit, oldFork string, ids []string) ([]string, error) {
+	var files []string
+	for _, id := range ids {
+		files = append(files, testFileOf(id))
+	}
 	var base, now map[string]gitx.TreeEntry
 	var g errgroup.Group
 	g.Go(func() (err error) { base, err = e.Repo.LsTree(e.Ctx, oldFork, files); return err })
@@ -344,7 +354,7 @@ func (e *Env) redTestsChanged(red *RedCommit, oldFork string, files []string) ([
 		return nil, err
 	}
 	var bad []string
-	for _, id := range red.Failing {
+	for _, id := range ids {
 		f := testFileOf(id)
 		b, n := base[f], now[f]
 		src, ok := blobs[n.OID]
@@ -353,6 +363,8 @@ func (e *Env) redTestsChanged(red *RedCommit, oldFork string, files []string) ([
 			bad = append(bad, id+": its file is not in the red commit")
 		case isFileID(id) && b.OID == n.OID:
 			bad = append(bad, id+": the file did not change on the branch")
+		case !isFileID(id) && jstitle.IsSource(f) && !TestChanged(f, id, blobs[b.OID], src):
+			bad = append(bad, id+": not new on the branch: its file had a test of that title path")
 		case !isFileID(id) && !TestChanged(f, id, blobs[b.OID], src):
 			bad = append(bad, id+": not new on the branch, and its body did not change")
 		case !isFileID(id) && Hollow(f, id, src):
@@ -405,7 +417,7 @@ func redFails(r *runner.Result, ids []string, mods Modules) []string {
 
 func fileFails(r *runner.Result, file string, mods Modules) bool {
 	for _, t := range r.Tests {
-		if t.File == file && (t.Collection && mods.NaturalCause(t.Message) || !t.Collection && t.Outcome == runner.Failed) {
+		if t.File == file && (t.Collection && mods.NaturalFile(t) || !t.Collection && t.Outcome == runner.Failed) {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/jstitle"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -253,9 +254,14 @@ func CheckGreen(r *runner.Result, redIDs []string) Verdict {
 	return Verdict{Code: exitcode.Refused, Kind: KindFailing, List: append(failing, missing...), Message: "still failing"}
 }
 
-// isFileID tells a natural red's record (a test file) from a test id.
+// isFileID tells a natural red's record (a test file) from a test id: a
+// path of a Python, Go or JavaScript file, where an id has "::" (or, from
+// node's runner, a title, which has a space).
 func isFileID(id string) bool {
-	return !strings.Contains(id, "::") && (strings.HasSuffix(id, ".py") || strings.HasSuffix(id, ".go"))
+	if strings.Contains(id, "::") {
+		return false
+	}
+	return strings.HasSuffix(id, ".py") || strings.HasSuffix(id, ".go") || jstitle.IsSource(id) && !strings.ContainsAny(id, " \t")
 }
 
 // checkRedFile: at least one test collected from a red test file, all passed.

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/git-tdd/git-tdd/internal/jstitle"
 	"github.com/git-tdd/git-tdd/internal/pysource"
 	"github.com/git-tdd/git-tdd/internal/runner"
 )
@@ -18,6 +19,12 @@ import (
 // blank lines aside. A test whose definition cannot be found in now is not
 // this branch's: only what can be shown to be new counts.
 func TestChanged(file, id string, base, now []byte) bool {
+	if jstitle.IsSource(file) {
+		// a JavaScript test is its title path: new when the file has it now
+		// and did not have it (the file new, or no test of that path in it)
+		title := jsTitle(file, id)
+		return jstitle.Has(now, title) && (base == nil || !jstitle.Has(base, title))
+	}
 	d := definition(file, id, now)
 	if d == "" {
 		return false
@@ -38,6 +45,15 @@ func definition(file, id string, src []byte) string {
 		return pyDefinition(id, string(src))
 	}
 	return nameDefinition(id, src)
+}
+
+// jsTitle is the reported title path in a test's id: what follows its file,
+// or the whole id when the report did not name the file (node's runner).
+func jsTitle(file, id string) string {
+	if t, ok := strings.CutPrefix(id, file+"::"); ok {
+		return t
+	}
+	return id
 }
 
 // nameDefinition stands in for a definition in a language git tdd does not

@@ -14,8 +14,10 @@ import (
 )
 
 type junitSuite struct {
-	Suites []junitSuite `xml:"testsuite"`
-	Cases  []junitCase  `xml:"testcase"`
+	XMLName xml.Name
+	Name    string       `xml:"name,attr"`
+	Suites  []junitSuite `xml:"testsuite"`
+	Cases   []junitCase  `xml:"testcase"`
 }
 
 type junitCase struct {
@@ -25,6 +27,9 @@ type junitCase struct {
 	Failure   *junitIssue `xml:"failure"`
 	Error     *junitIssue `xml:"error"`
 	Skipped   *junitIssue `xml:"skipped"`
+	// suites are the names of the <testsuite> elements around the case,
+	// outermost first (node's runner nests one per describe block)
+	suites []string
 }
 
 type junitIssue struct {
@@ -66,14 +71,20 @@ func junitCases(data []byte) ([]junitCase, error) {
 		return nil, err
 	}
 	var out []junitCase
-	var walk func(s junitSuite)
-	walk = func(s junitSuite) {
-		out = append(out, s.Cases...)
+	var walk func(s junitSuite, path []string)
+	walk = func(s junitSuite, path []string) {
+		if s.XMLName.Local == "testsuite" {
+			path = append(path[:len(path):len(path)], s.Name)
+		}
+		for _, c := range s.Cases {
+			c.suites = path
+			out = append(out, c)
+		}
 		for _, sub := range s.Suites {
-			walk(sub)
+			walk(sub, path)
 		}
 	}
-	walk(root)
+	walk(root, nil)
 	return out, nil
 }
 
@@ -216,10 +227,9 @@ func readReports(report string) ([][]byte, error) {
 }
 
 // parseJUnitAny reads a report of any tool. Each test is named from the
-// report alone, the same in every run: pytest's node id when it carries a .py
-// file; else FILE::NAME, where FILE is the file attribute or a classname that
-// names a file of dir (vitest writes the test file there); else
-// CLASSNAME::NAME, or NAME.
+// report alone, the same in every run, by the first row of namings that fits
+// it; the file is the file attribute, or a classname that names a file of dir
+// (vitest writes the test file there).
 func parseJUnitAny(data []byte, dir string) ([]Test, error) {
 	cases, err := junitCases(data)
 	if err != nil {
@@ -230,19 +240,103 @@ func parseJUnitAny(data []byte, dir string) ([]Test, error) {
 		if c.File == "" && isFileIn(dir, c.Classname) {
 			c.File = c.Classname
 		}
+		if c.Classname == "test" || c.Classname == jestSuiteFailed {
+			// a whole file's failure, named by its path: node's absolute
+			if f := fileNamed(dir, c.Name); f != "" && (c.File == "" || c.File == f) {
+				c.File, c.Name = f, f
+			}
+		}
 		t := c.test()
-		switch {
-		case strings.HasSuffix(c.File, ".py"):
-		case c.File != "":
-			t.ID, t.Collection = c.File+"::"+c.Name, false
-		case c.Classname != "":
-			t.ID = c.Classname + "::" + c.Name
-		default:
-			t.ID = c.Name
+		for _, n := range namings {
+			if n.fits(c) {
+				// pytest names a module it could not collect by its file
+				t.ID = n.id(c)
+				t.Collection = n.file || c.File != "" && t.ID == c.File
+				break
+			}
+		}
+		if t.Collection && t.Outcome == Failed {
+			t.Outcome = Errored // the file did not load: none of its tests ran
 		}
 		out[i] = t
 	}
 	return out, nil
+}
+
+// A naming is how one runner's JUnit report names a test, and the id git tdd
+// gives it. The ids keep the runner's own words (the separators between the
+// describe blocks and the title among them): internal/jstitle finds a
+// JavaScript test by any of them. A row with file set is a test file that
+// failed as a whole (it did not load), a natural red when what it imports
+// does not exist yet.
+type naming struct {
+	runner string // the runner and its options, for people and the tests
+	fits   func(c junitCase) bool
+	id     func(c junitCase) string
+	file   bool
+}
+
+var namings = []naming{
+	{runner: "pytest --junitxml, xunit1 (a .py file attribute): pytest's node id",
+		fits: func(c junitCase) bool { return strings.HasSuffix(c.File, ".py") },
+		id:   junitCase.nodeID},
+	{runner: "a test file that did not load: vitest (classname and name the file), jest-junit with reportTestSuiteErrors (classname \"Test suite failed to run\"), node --test (name the file's absolute path)",
+		fits: func(c junitCase) bool { return c.File != "" && c.Name == c.File },
+		id:   func(c junitCase) string { return c.File },
+		file: true},
+	{runner: "vitest --reporter=junit: classname the file, name the describe blocks and title joined by \" > \"",
+		fits: func(c junitCase) bool { return c.File != "" && c.Classname == c.File },
+		id:   func(c junitCase) string { return c.File + "::" + c.Name }},
+	{runner: "jest-junit's default templates: classname and name both \"{classname} {title}\", the describe blocks joined by ancestorSeparator (\" \"); a test outside any describe block starts with a space",
+		fits: func(c junitCase) bool { return c.Classname == c.Name },
+		id:   func(c junitCase) string { return prefixed(c.File, strings.TrimSpace(c.Name)) }},
+	{runner: "node --test --test-reporter=junit: no file, a <testsuite> per describe block around the case, classname \"test\"",
+		fits: func(c junitCase) bool { return c.File == "" && c.Classname == "test" },
+		id: func(c junitCase) string {
+			return strings.Join(append(c.suites[:len(c.suites):len(c.suites)], c.Name), " > ")
+		}},
+	{runner: "jest-junit with classname \"{classname}\" and title \"{title}\" apart, or any report with a file, a class and a name",
+		fits: func(c junitCase) bool { return c.File != "" && c.Classname != "" },
+		id:   func(c junitCase) string { return c.File + "::" + c.Classname + "::" + c.Name }},
+	{runner: "gotestsum --junitfile (classname the package), cargo-nextest (the test binary), Maven: classname and name",
+		fits: func(c junitCase) bool { return c.Classname != "" },
+		id:   func(c junitCase) string { return c.Classname + "::" + c.Name }},
+	{runner: "a file and a name, or a name alone",
+		fits: func(junitCase) bool { return true },
+		id:   func(c junitCase) string { return prefixed(c.File, c.Name) }},
+}
+
+// jestSuiteFailed is jest-junit's classname of a test file that did not load.
+const jestSuiteFailed = "Test suite failed to run"
+
+// prefixed is FILE::NAME, or NAME when the file is not known.
+func prefixed(file, name string) string {
+	if file == "" {
+		return name
+	}
+	return file + "::" + name
+}
+
+// fileNamed is name as a path of a file of dir, slash-separated and relative,
+// when it is one (relative, or absolute inside dir); else "".
+func fileNamed(dir, name string) string {
+	if dir == "" || !strings.ContainsAny(name, "/.") {
+		return ""
+	}
+	if filepath.IsAbs(name) {
+		rel, err := filepath.Rel(dir, name)
+		if real, e := filepath.EvalSymlinks(dir); e == nil && (err != nil || !filepath.IsLocal(rel)) {
+			rel, err = filepath.Rel(real, name) // the runner's working directory, as the kernel gives it
+		}
+		if err != nil {
+			return ""
+		}
+		name = filepath.ToSlash(rel)
+	}
+	if !isFileIn(dir, name) {
+		return ""
+	}
+	return name
 }
 
 // isFileIn reports whether name is a relative path to a regular file inside dir.

@@ -22,6 +22,7 @@ func TestJUnitAnyIDs(t *testing.T) {
 <testsuite name="calc"><testcase classname="calc" name="tests::mul"><failure type="panic">assertion failed</failure></testcase></testsuite>
 <testsuite name="jest"><testcase classname="Calc multiplies" name="Calc multiplies" file="src/calc.test.js"/></testsuite>
 <testsuite name="pytest"><testcase classname="tests.test_a.TestK" name="test_m" file="tests/test_a.py"><error message="boom"/></testcase></testsuite>
+<testsuite name="pytest"><testcase classname="" name="tests.test_b" file="tests/test_b.py"><error message="collection failure">ImportError</error></testcase></testsuite>
 <testsuite name="maven"><testcase classname="com.example.CalcTest" name="testMul()"><skipped/></testcase></testsuite>
 <testsuite name="bare"><testcase name="alone"/></testsuite>
 <testsuite name="escape"><testcase classname="../../etc/passwd" name="x"/></testsuite>
@@ -35,13 +36,18 @@ func TestJUnitAnyIDs(t *testing.T) {
 		"calc::tests::mul failed ",
 		"src/calc.test.js::Calc multiplies passed src/calc.test.js",
 		"tests/test_a.py::TestK::test_m error tests/test_a.py",
+		"tests/test_b.py error tests/test_b.py file",
 		"com.example.CalcTest::testMul() skipped ",
 		"alone passed ",
 		"../../etc/passwd::x passed ",
 	}
 	var got []string
 	for _, tt := range tests {
-		got = append(got, tt.ID+" "+string(tt.Outcome)+" "+tt.File)
+		s := tt.ID + " " + string(tt.Outcome) + " " + tt.File
+		if tt.Collection {
+			s += " file"
+		}
+		got = append(got, s)
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -119,5 +125,160 @@ func TestJUnitRunnerEnv(t *testing.T) {
 		Runner: "junit", Timeout: 10 * time.Second, Env: append(os.Environ(), "OUT={junit}")})
 	if err != nil || res.Exit != 0 || len(res.Tests) != 1 {
 		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+// Each row of namings, from a report the real runner wrote (testdata/junit:
+// vitest 4.1.12, jest 30.5.2 with jest-junit 17.0.0, node 20.20.2's
+// --test-reporter=junit, gotestsum 1.13.0; cargo-nextest's in the shape its
+// documentation gives, as it could not be installed here): the id of each
+// test, its outcome and its file.
+func TestJUnitNamings(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"src/str.test.js", "src/missing.test.js", "test/str.test.js", "test/missing.test.js"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+	}
+	for _, tt := range []struct {
+		report string
+		from   string // the directory the runner ran in, as the report names it
+		want   []string
+	}{
+		{"vitest.xml", "", []string{
+			"src/missing.test.js error src/missing.test.js file",
+			"src/str.test.js::top level passed src/str.test.js",
+			"src/str.test.js::upper > handles the empty string passed src/str.test.js",
+			"src/str.test.js::upper > nested > fails here failed src/str.test.js",
+			"src/str.test.js::lower > handles the empty string failed src/str.test.js",
+			"src/str.test.js::lower > lowercases A passed src/str.test.js",
+			"src/str.test.js::lower > lowercases B passed src/str.test.js",
+			"src/str.test.js::lower > returns 'a' for 'A' passed src/str.test.js",
+			"src/str.test.js::lower > pow(2, 3) = 8 passed src/str.test.js",
+			"src/str.test.js::with x > keeps it passed src/str.test.js",
+			"src/str.test.js::with y > keeps it passed src/str.test.js",
+			"src/str.test.js::template > pow 1 2 is 1 passed src/str.test.js",
+			"src/str.test.js::template > is skipped skipped src/str.test.js",
+		}},
+		{"jest-junit.xml", "", []string{ // JEST_JUNIT_ADD_FILE_ATTRIBUTE, JEST_JUNIT_REPORT_TEST_SUITE_ERRORS
+			"src/str.test.js::top level passed src/str.test.js",
+			"src/str.test.js::upper handles the empty string passed src/str.test.js",
+			"src/str.test.js::upper nested fails here failed src/str.test.js",
+			"src/str.test.js::lower handles the empty string failed src/str.test.js",
+			"src/str.test.js::lower lowercases A passed src/str.test.js",
+			"src/str.test.js::lower lowercases B passed src/str.test.js",
+			"src/str.test.js::lower returns a for A passed src/str.test.js",
+			"src/str.test.js::lower pow(2, 3) = 8 passed src/str.test.js",
+			"src/str.test.js::lower pow 1 2 is 1 passed src/str.test.js",
+			"src/str.test.js::with x keeps it passed src/str.test.js",
+			"src/str.test.js::with y keeps it passed src/str.test.js",
+			"src/missing.test.js error src/missing.test.js file",
+			"src/missing.test.js error src/missing.test.js file",
+		}},
+		{"jest-junit-nofile.xml", "", []string{ // jest-junit as it comes
+			"top level passed ",
+			"upper handles the empty string passed ",
+			"upper nested fails here failed ",
+			"lower handles the empty string failed ",
+			"lower lowercases A passed ",
+			"lower lowercases B passed ",
+			"lower returns a for A passed ",
+			"lower pow(2, 3) = 8 passed ",
+			"lower pow 1 2 is 1 passed ",
+			"with x keeps it passed ",
+			"with y keeps it passed ",
+		}},
+		{"jest-junit-ancestor-separator.xml", "", []string{ // ancestorSeparator " › ", the default templates
+			"src/str.test.js::top level passed src/str.test.js",
+			"src/str.test.js::upper handles the empty string passed src/str.test.js",
+			"src/str.test.js::upper › nested fails here failed src/str.test.js",
+			"src/str.test.js::lower handles the empty string failed src/str.test.js",
+			"src/str.test.js::lower lowercases A passed src/str.test.js",
+			"src/str.test.js::lower lowercases B passed src/str.test.js",
+			"src/str.test.js::lower returns a for A passed src/str.test.js",
+			"src/str.test.js::lower pow(2, 3) = 8 passed src/str.test.js",
+			"src/str.test.js::lower pow 1 2 is 1 passed src/str.test.js",
+			"src/str.test.js::with x keeps it passed src/str.test.js",
+			"src/str.test.js::with y keeps it passed src/str.test.js",
+		}},
+		{"jest-junit-separator.xml", "", []string{ // ancestorSeparator " › ", classname {classname}, title {title}
+			"src/str.test.js::top level passed src/str.test.js",
+			"src/str.test.js::upper::handles the empty string passed src/str.test.js",
+			"src/str.test.js::upper › nested::fails here failed src/str.test.js",
+			"src/str.test.js::lower::handles the empty string failed src/str.test.js",
+			"src/str.test.js::lower::lowercases A passed src/str.test.js",
+			"src/str.test.js::lower::lowercases B passed src/str.test.js",
+			"src/str.test.js::lower::returns a for A passed src/str.test.js",
+			"src/str.test.js::lower::pow(2, 3) = 8 passed src/str.test.js",
+			"src/str.test.js::lower::pow 1 2 is 1 passed src/str.test.js",
+			"src/str.test.js::with x::keeps it passed src/str.test.js",
+			"src/str.test.js::with y::keeps it passed src/str.test.js",
+		}},
+		{"node.xml", "/tmp/h24node", []string{
+			"test/missing.test.js error test/missing.test.js file",
+			"top level passed ",
+			"upper > handles the empty string passed ",
+			"upper > nested > fails here failed ",
+			"lower > handles the empty string failed ",
+			"lower > lowercases A passed ",
+			"lower > lowercases B passed ",
+		}},
+		{"gotestsum.xml", "", []string{
+			"example.com/calc::TestTable/wrong failed ",
+			"example.com/calc::TestTable failed ",
+			"example.com/calc::TestAdd passed ",
+			"example.com/calc::TestTable/small passed ",
+		}},
+		{"nextest.xml", "", []string{
+			"calc::tests::adds passed ",
+			"calc::tests::multiplies failed ",
+			"calc::integration::subtracts passed ",
+		}},
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", "junit", tt.report))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tt.from != "" {
+			data = []byte(strings.ReplaceAll(string(data), tt.from, dir))
+		}
+		tests, err := parseJUnitAny(data, dir)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.report, err)
+		}
+		var got []string
+		for _, x := range tests {
+			s := x.ID + " " + string(x.Outcome) + " " + x.File
+			if x.Collection {
+				s += " file"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("%s: got\n%s\nwant\n%s", tt.report, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+		}
+	}
+}
+
+// Every row of namings is some runner's: a report of each fits it.
+func TestJUnitNamingsUsed(t *testing.T) {
+	cases := []junitCase{
+		{Classname: "tests.test_a", Name: "test_x", File: "tests/test_a.py"},
+		{Classname: "src/a.test.ts", Name: "src/a.test.ts", File: "src/a.test.ts"},
+		{Classname: "src/a.test.ts", Name: "a > b", File: "src/a.test.ts"},
+		{Classname: "a b", Name: "a b"},
+		{Classname: "test", Name: "b", suites: []string{"a"}},
+		{Classname: "a", Name: "b", File: "src/a.test.js"},
+		{Classname: "example.com/calc", Name: "TestAdd"},
+		{Name: "alone"},
+	}
+	for i, n := range namings {
+		if !n.fits(cases[i]) {
+			t.Errorf("row %d (%s) does not fit %+v", i, n.runner, cases[i])
+		}
+		for _, m := range namings[:i] {
+			if m.fits(cases[i]) {
+				t.Errorf("row %d (%s): %+v is taken by %s first", i, n.runner, cases[i], m.runner)
+			}
+		}
 	}
 }
