@@ -154,13 +154,27 @@ func (c *command) Ask(ctx context.Context, prompt, dir string) (*Answer, error) 
 		err = cerr
 	}
 	if err != nil {
-		return nil, err
+		return nil, withOutput(err, out)
 	}
 	a := &Answer{Text: string(out), Elapsed: time.Since(start), StopReason: "exit 0"}
 	if c.o.Count != nil {
 		a.TokensIn, a.TokensOut = c.o.Count(prompt), c.o.Count(a.Text)
 	}
 	return a, nil
+}
+
+// withOutput adds to a failed command's error the last lines it printed on
+// stdout, escaped: CLIs such as claude -p say why they failed there.
+func withOutput(err error, out []byte) error {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	lines = lines[max(0, len(lines)-3):]
+	if lines[0] == "" {
+		return err
+	}
+	for i, l := range lines {
+		lines[i] = term.Line(l, 200)
+	}
+	return fmt.Errorf("%w; its output ended: %s", err, strings.Join(lines, " / "))
 }
 
 // apiKey reads the key from the configured variable, or the provider's usual one.
