@@ -102,6 +102,23 @@ func TestProviderErrors(t *testing.T) {
 	}
 }
 
+// The Messages API overloaded mid-answer (an error event in the stream, after
+// a 200): asked again, at most Retries times.
+func TestAnthropicStreamError(t *testing.T) {
+	defer func(b time.Duration) { streamBackoff = b }(streamBackoff)
+	streamBackoff = time.Millisecond
+	srv := serve(t, `[{"text": "a long answer, cut", "stream_error": "overloaded_error"}, {"text": "whole"},
+		{"text": "a long answer, cut", "stream_error": "overloaded_error"}, {"text": "a long answer, cut", "stream_error": "api_error"}, {"text": "never"}]`)
+	a, _ := New(agentCfg("anthropic", srv.URL), Options{Getenv: getenv(map[string]string{"ANTHROPIC_API_KEY": "k"}), Retries: 1})
+	ans, err := a.Ask(context.Background(), "PROMPT", "")
+	if err != nil || ans.Text != "whole" || srv.Used() != 2 {
+		t.Errorf("%+v %v after %d requests", ans, err, srv.Used())
+	}
+	if _, err := a.Ask(context.Background(), "PROMPT", ""); err == nil || !strings.Contains(err.Error(), "api_error") || srv.Used() != 4 {
+		t.Errorf("%v after %d requests", err, srv.Used())
+	}
+}
+
 // A compatible server that reports no usage: the tokens are counted here.
 func TestOpenAINoUsage(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -47,8 +48,42 @@ func (a *anthropicAgent) Ask(ctx context.Context, prompt, _ string) (*Answer, er
 	ctx, cancel := context.WithTimeout(ctx, a.cfg.Timeout.Duration)
 	defer cancel()
 	start := time.Now()
-	// streamed: a long answer is not cut by a proxy's idle timeout, and its
-	// progress can be shown; the SDK retries a 429 or 529 before the stream starts
+	for try := 0; ; try++ {
+		msg, err := a.stream(ctx, prompt)
+		var apiErr *anthropic.Error
+		// the SDK retries a 429 or 529 before the stream starts; an error
+		// event in the stream (the API overloaded mid-answer) is retried here
+		if errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusOK && try < a.o.Retries &&
+			(apiErr.Type() == "overloaded_error" || apiErr.Type() == "api_error") {
+			select {
+			case <-time.After(streamBackoff << try):
+				continue
+			case <-ctx.Done():
+				return nil, fmt.Errorf("the Anthropic API: %w", err)
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the Anthropic API: %w", err)
+		}
+		var text strings.Builder
+		for _, block := range msg.Content {
+			if block.Type == "text" {
+				text.WriteString(block.Text)
+			}
+		}
+		return &Answer{Text: text.String(), TokensIn: int(msg.Usage.InputTokens + msg.Usage.CacheCreationInputTokens + msg.Usage.CacheReadInputTokens),
+			TokensOut: int(msg.Usage.OutputTokens), StopReason: string(msg.StopReason),
+			Truncated: msg.StopReason == anthropic.StopReasonMaxTokens, Elapsed: time.Since(start)}, nil
+	}
+}
+
+// streamBackoff is the wait before the first retry of a stream the API broke
+// off; it doubles each time.
+var streamBackoff = 500 * time.Millisecond
+
+// stream asks once, streamed: a long answer is not cut by a proxy's idle
+// timeout, and its progress can be shown.
+func (a *anthropicAgent) stream(ctx context.Context, prompt string) (*anthropic.Message, error) {
 	stream := a.client.Messages.NewStreaming(ctx, anthropic.MessageNewParams{
 		Model:     anthropic.Model(a.cfg.Model),
 		MaxTokens: int64(a.cfg.MaxTokens),
@@ -60,7 +95,7 @@ func (a *anthropicAgent) Ask(ctx context.Context, prompt, _ string) (*Answer, er
 	for stream.Next() {
 		ev := stream.Current()
 		if err := msg.Accumulate(ev); err != nil {
-			return nil, fmt.Errorf("the Anthropic API: %w", err)
+			return nil, err
 		}
 		switch ev.Type {
 		case "content_block_delta":
@@ -71,20 +106,12 @@ func (a *anthropicAgent) Ask(ctx context.Context, prompt, _ string) (*Answer, er
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return nil, fmt.Errorf("the Anthropic API: %w", err)
+		return nil, err
 	}
 	if msg.StopReason == "" {
-		return nil, errors.New("the Anthropic API: the stream ended before the message did")
+		return nil, errors.New("the stream ended before the message did")
 	}
-	var text strings.Builder
-	for _, block := range msg.Content {
-		if block.Type == "text" {
-			text.WriteString(block.Text)
-		}
-	}
-	return &Answer{Text: text.String(), TokensIn: int(msg.Usage.InputTokens + msg.Usage.CacheCreationInputTokens + msg.Usage.CacheReadInputTokens),
-		TokensOut: int(msg.Usage.OutputTokens), StopReason: string(msg.StopReason),
-		Truncated: msg.StopReason == anthropic.StopReasonMaxTokens, Elapsed: time.Since(start)}, nil
+	return &msg, nil
 }
 
 // openaiAgent is a model behind the chat completions API: OpenAI's, or any

@@ -101,6 +101,10 @@ func (a answer) messages(e *events) {
 		e.send("content_block_start", obj{"type": "content_block_start", "index": index, "content_block": obj{"type": "text", "text": ""}})
 		for _, c := range chunks(a.Text) {
 			e.send("content_block_delta", obj{"type": "content_block_delta", "index": index, "delta": obj{"type": "text_delta", "text": c}})
+			if a.StreamError != "" && e.stream {
+				e.send("error", obj{"type": "error", "error": obj{"type": a.StreamError, "message": "llmtest: step " + a.id + " fails mid-stream"}})
+				return
+			}
 		}
 		e.send("content_block_stop", obj{"type": "content_block_stop", "index": index})
 		content = append(content, obj{"type": "text", "text": a.Text})

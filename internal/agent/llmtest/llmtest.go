@@ -42,6 +42,10 @@ type Step struct {
 	// result sent back, a prompt's heading); a request that does not is
 	// answered 400, naming the step, and the client fails.
 	Expect string `json:"expect,omitempty"`
+	// StreamError cuts a streamed Messages API answer after its first text
+	// chunk with an error event of this type ("overloaded_error"), as the
+	// API does when it is overloaded mid-answer.
+	StreamError string `json:"stream_error,omitempty"`
 	// Delay is waited before each streamed chunk ("100ms").
 	Delay string `json:"delay,omitempty"`
 }
