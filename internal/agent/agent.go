@@ -166,15 +166,16 @@ func (c *command) Ask(ctx context.Context, prompt, dir string) (*Answer, error) 
 // withOutput adds to a failed command's error the last lines it printed on
 // stdout, escaped: CLIs such as claude -p say why they failed there.
 func withOutput(err error, out []byte) error {
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	lines = lines[max(0, len(lines)-3):]
-	if lines[0] == "" {
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, term.Line(l, 200))
+		}
+	}
+	if len(lines) == 0 {
 		return err
 	}
-	for i, l := range lines {
-		lines[i] = term.Line(l, 200)
-	}
-	return fmt.Errorf("%w; its output ended: %s", err, strings.Join(lines, " / "))
+	return fmt.Errorf("%w; its output ended: %s", err, strings.Join(lines[max(0, len(lines)-3):], " / "))
 }
 
 // apiKey reads the key from the configured variable, or the provider's usual one.

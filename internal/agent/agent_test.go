@@ -169,6 +169,17 @@ func TestCommand(t *testing.T) {
 	if _, err := a.Ask(context.Background(), "", t.TempDir()); err == nil {
 		t.Error("a failing command is an error")
 	}
+	// claude -p says why it failed on stdout: its last lines, escaped, are in the error
+	cfg.Command = []string{"sh", "-c", `echo one; echo two; printf 'three\n\nAPI Error: 400 \033[31mbad\n'; exit 1`}
+	meter := &Meter{}
+	a, _ = New(cfg, Options{Sandbox: unconfined, Meter: meter})
+	_, err = a.Ask(context.Background(), "", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "exit status 1; its output ended: two / three / API Error: 400 ") || strings.Contains(err.Error(), "\033") || strings.Contains(err.Error(), "one") {
+		t.Errorf("a failing command's output: %q", err)
+	}
+	if bytes, _ := meter.Received(); bytes != int64(len("one\ntwo\nthree\n\nAPI Error: 400 \033[31mbad\n")) {
+		t.Errorf("%d bytes reported received", bytes)
+	}
 	cfg.Mode = "edit"
 	cfg.Command = nil
 	if _, err := New(cfg, Options{}); err == nil {
