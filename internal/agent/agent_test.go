@@ -119,6 +119,22 @@ func TestAnthropicStreamError(t *testing.T) {
 	}
 }
 
+// A Messages API answer stopped by the model's context window is cut off as
+// one stopped by max_tokens is; a refusal is not.
+func TestAnthropicStops(t *testing.T) {
+	srv := serve(t, `[{"text": "half", "stop": "model_context_window_exceeded"}, {"text": "no", "stop": "refusal"}]`)
+	a, _ := New(agentCfg("anthropic", srv.URL), Options{Getenv: getenv(map[string]string{"ANTHROPIC_API_KEY": "k"})})
+	for _, want := range []struct {
+		stop      string
+		truncated bool
+	}{{"model_context_window_exceeded", true}, {"refusal", false}} {
+		ans, err := a.Ask(context.Background(), "PROMPT", "")
+		if err != nil || ans.StopReason != want.stop || ans.Truncated != want.truncated {
+			t.Errorf("%+v %v, want %+v", ans, err, want)
+		}
+	}
+}
+
 // A compatible server that reports no usage: the tokens are counted here.
 func TestOpenAINoUsage(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -73,7 +73,8 @@ func (a *anthropicAgent) Ask(ctx context.Context, prompt, _ string) (*Answer, er
 		}
 		return &Answer{Text: text.String(), TokensIn: int(msg.Usage.InputTokens + msg.Usage.CacheCreationInputTokens + msg.Usage.CacheReadInputTokens),
 			TokensOut: int(msg.Usage.OutputTokens), StopReason: string(msg.StopReason),
-			Truncated: msg.StopReason == anthropic.StopReasonMaxTokens, Elapsed: time.Since(start)}, nil
+			Truncated: msg.StopReason == anthropic.StopReasonMaxTokens || msg.StopReason == anthropic.StopReasonModelContextWindowExceeded,
+			Elapsed:   time.Since(start)}, nil
 	}
 }
 

@@ -16,7 +16,11 @@ type answer struct {
 	delay   time.Duration
 }
 
-func (a answer) cut() bool { return a.Stop == "max_tokens" }
+// cut reports whether the answer stops at a limit: its output tokens, or
+// the model's context window.
+func (a answer) cut() bool {
+	return a.Stop == "max_tokens" || a.Stop == "model_context_window_exceeded"
+}
 
 // events writes server-sent events, or, for a request that did not ask for a
 // stream, nothing until the whole answer.
@@ -85,8 +89,8 @@ type obj = map[string]any
 func (a answer) messages(e *events) {
 	stop := "end_turn"
 	switch {
-	case a.cut():
-		stop = "max_tokens"
+	case a.Stop != "":
+		stop = a.Stop
 	case len(a.Calls) > 0:
 		stop = "tool_use"
 	}
@@ -136,6 +140,8 @@ func (a answer) chat(e *events) {
 	switch {
 	case a.cut():
 		finish = "length"
+	case a.Stop != "" && a.Stop != "end_turn":
+		finish = a.Stop
 	case len(a.Calls) > 0:
 		finish = "tool_calls"
 	}

@@ -29,10 +29,12 @@ type Step struct {
 	// Text is what the model says, then Calls the tools it calls.
 	Text  string `json:"text,omitempty"`
 	Calls []Call `json:"calls,omitempty"`
-	// Stop is why the model stopped: "end_turn" (the default, "tool_use"
-	// when there are calls) or "max_tokens", the token limit: the answer is
-	// cut off (stop_reason max_tokens, finish_reason length, an incomplete
-	// response).
+	// Stop is why the model stopped, as the Messages API says it:
+	// "end_turn" (the default, "tool_use" when there are calls), or
+	// "max_tokens" or "model_context_window_exceeded", a limit: the answer is
+	// cut off (finish_reason length, an incomplete response); another
+	// ("refusal") is the Messages API's stop_reason and the chat API's
+	// finish_reason.
 	Stop string `json:"stop,omitempty"`
 	// TokensIn and TokensOut are the usage reported; by default a quarter
 	// of the bytes sent and answered.
