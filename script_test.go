@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/git-tdd/git-tdd/internal/agent/llmtest"
 	"github.com/git-tdd/git-tdd/internal/diffgate"
 	"github.com/git-tdd/git-tdd/internal/gocache"
 	"github.com/git-tdd/git-tdd/internal/sandbox"
@@ -33,51 +31,33 @@ var commands = map[string]func(){
 	"git-diffgate": func() { os.Exit(diffgate.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	"git-tdd":      func() { os.Exit(tdd.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	"ttyrun":       func() { os.Exit(ttydriver.Main()) },
-	"fakellm":      fakeLLM,
+	"llmserver":    llmServer,
 }
 
-// fakeLLM serves the Anthropic Messages API on loopback for git tdd run's
-// scripts: fakellm ANSWERS.json URLFILE. Each request gets the next answer:
-// {"text": "...", "stop": "end_turn" | "max_tokens"} or {"status": 429}. The
-// server's URL is written to URLFILE once it listens; it runs until killed.
-func fakeLLM() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: fakellm ANSWERS.json URLFILE")
+// llmServer serves a model API for scripts from a script of answers
+// (internal/agent/llmtest): llmserver [-log DIR] SCRIPT.json URLFILE. Its URL
+// is written to URLFILE once it listens; each request's body is kept in DIR;
+// it runs until killed.
+func llmServer() {
+	args := os.Args[1:]
+	logDir := ""
+	if len(args) > 1 && args[0] == "-log" {
+		logDir, args = args[1], args[2:]
+	}
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: llmserver [-log DIR] SCRIPT.json URLFILE")
 		os.Exit(2)
 	}
-	var answers []struct {
-		Text, Stop string
-		Status     int
-	}
-	data, err := os.ReadFile(os.Args[1])
-	if err == nil {
-		err = json.Unmarshal(data, &answers)
+	steps, err := llmtest.Load(args[0])
+	if err == nil && logDir != "" {
+		err = os.MkdirAll(logDir, 0o755)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	var mu sync.Mutex
-	n := 0
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		mu.Lock()
-		a := answers[min(n, len(answers)-1)]
-		n++
-		mu.Unlock()
-		if a.Status != 0 {
-			w.Header().Set("retry-after", "0")
-			w.WriteHeader(a.Status)
-			io.WriteString(w, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
-			return
-		}
-		body, _ := json.Marshal(map[string]any{"id": "m", "type": "message", "role": "assistant", "model": "fake",
-			"content": []map[string]string{{"type": "text", "text": a.Text}}, "stop_reason": a.Stop,
-			"usage": map[string]int{"input_tokens": 100, "output_tokens": 10}})
-		w.Header().Set("content-type", "application/json")
-		w.Write(body)
-	}))
-	if err := os.WriteFile(os.Args[2], []byte(srv.URL), 0o644); err != nil {
+	srv := llmtest.Start(steps, logDir)
+	if err := os.WriteFile(args[1], []byte(srv.URL), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}

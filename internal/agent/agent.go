@@ -9,12 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/config"
+	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -154,13 +156,40 @@ func (c *command) Ask(ctx context.Context, prompt, dir string) (*Answer, error) 
 		err = cerr
 	}
 	if err != nil {
-		return nil, err
+		return nil, c.failed(withOutput(err, out))
 	}
 	a := &Answer{Text: string(out), Elapsed: time.Since(start), StopReason: "exit 0"}
 	if c.o.Count != nil {
 		a.TokensIn, a.TokensOut = c.o.Count(prompt), c.o.Count(a.Text)
 	}
 	return a, nil
+}
+
+// failed is a failed call's error; for an agent CLI that calls its model's
+// API (claude, codex) confined without network, with the hint that says
+// how to give it some: it can only say it could not connect.
+func (c *command) failed(err error) error {
+	noNet := func(string) string { return "" }
+	if c.o.Sandbox.Off || c.o.Sandbox.Network || agentbox.APIPorts(c.cfg.Command[0], noNet) == nil {
+		return err
+	}
+	return exitcode.With(exitcode.Escalate, fmt.Errorf("the agent failed: %w", err)).
+		WithHint("%s reaches no network in the sandbox: [agent] ports = [443] lets it reach its API (add the port of its base URL when you set one)", filepath.Base(c.cfg.Command[0]))
+}
+
+// withOutput adds to a failed command's error the last lines it printed on
+// stdout, escaped: CLIs such as claude -p say why they failed there.
+func withOutput(err error, out []byte) error {
+	var lines []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, term.Line(l, 200))
+		}
+	}
+	if len(lines) == 0 {
+		return err
+	}
+	return fmt.Errorf("%w; its output ended: %s", err, strings.Join(lines[max(0, len(lines)-3):], " / "))
 }
 
 // apiKey reads the key from the configured variable, or the provider's usual one.

@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/git-tdd/git-tdd/internal/agent/llmtest"
 	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/config"
 )
@@ -23,108 +23,132 @@ func agentCfg(provider, url string) config.Agent {
 
 func getenv(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
-// A Messages API that first says 429 (retry after 0 s), then answers; the
-// second prompt hits the token limit.
-func TestAnthropic(t *testing.T) {
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := calls.Add(1)
-		if r.URL.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != "k" {
-			t.Errorf("%s %s key %q", r.Method, r.URL.Path, r.Header.Get("X-Api-Key"))
-		}
-		if n == 1 {
-			w.Header().Set("retry-after", "0")
-			w.WriteHeader(http.StatusTooManyRequests)
-			io.WriteString(w, `{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`)
-			return
-		}
-		var req struct {
-			Model     string `json:"model"`
-			MaxTokens int    `json:"max_tokens"`
-			Messages  []struct {
-				Content []struct{ Text string } `json:"content"`
-			} `json:"messages"`
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		if req.Model != "test-model" || req.MaxTokens != 8192 || !strings.Contains(req.Messages[0].Content[0].Text, "PROMPT") {
-			t.Errorf("request %+v", req)
-		}
-		stop := "end_turn"
-		if strings.Contains(req.Messages[0].Content[0].Text, "LONG") {
-			stop = "max_tokens"
-		}
-		w.Header().Set("content-type", "application/json")
-		io.WriteString(w, `{"id":"m","type":"message","role":"assistant","model":"test-model","content":[{"type":"text","text":"### FILE: a.py"}],`+
-			`"stop_reason":"`+stop+`","usage":{"input_tokens":12,"output_tokens":34}}`)
-	}))
-	defer srv.Close()
-	a, err := New(agentCfg("anthropic", srv.URL), Options{Getenv: getenv(map[string]string{"ANTHROPIC_API_KEY": "k"})})
-	if err != nil {
+// serve starts the scripted model API of steps (a JSON array, see llmtest.Step).
+func serve(t *testing.T, steps string) *llmtest.Server {
+	t.Helper()
+	var st []llmtest.Step
+	if err := json.Unmarshal([]byte(steps), &st); err != nil {
 		t.Fatal(err)
 	}
-	ans, err := a.Ask(context.Background(), "PROMPT", "")
-	if err != nil {
-		t.Fatal(err)
+	srv := llmtest.Start(st, "")
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// The providers through their SDKs, streamed, against the scripted server:
+// a 429 and a 529 waited out (retry-after, retry-after-ms), the request as
+// configured, the answer's text (not its tool calls), the provider's token
+// counts, the bytes received reported as they arrive (and the tokens once
+// the provider says), the token limit.
+func TestProviders(t *testing.T) {
+	for _, c := range []struct{ provider, key, request string }{
+		{"anthropic", "ANTHROPIC_API_KEY", `"max_tokens":8192,"messages":\[\{"content":\[\{"text":"PROMPT".*"stream":true`},
+		// a compatible server (base_url) gets max_tokens, and is asked for the usage
+		{"openai", "OPENAI_API_KEY", `"max_tokens":8192,"stream_options":\{"include_usage":true\},"stream":true`},
+	} {
+		t.Run(c.provider, func(t *testing.T) {
+			srv := serve(t, `[{"status": 429}, {"expect": `+strconvQuote(c.request)+`, "text": "### FILE: a.py\nprint('hello, world')\n",
+				"calls": [{"name": "ignored", "input": {"x": 1}}], "tokens_in": 12, "tokens_out": 34},
+				{"status": 529, "headers": {"retry-after-ms": "10"}}, {"text": "### FILE: a.py\n`+"```"+`python\n", "stop": "max_tokens"}]`)
+			meter := &Meter{}
+			a, err := New(agentCfg(c.provider, srv.URL), Options{Getenv: getenv(map[string]string{c.key: "k"}),
+				Meter: meter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ans, err := a.Ask(context.Background(), "PROMPT", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ans.Text != "### FILE: a.py\nprint('hello, world')\n" || ans.TokensIn != 12 || ans.TokensOut != 34 || ans.Truncated || srv.Used() != 2 {
+				t.Errorf("answer %+v after %d requests", ans, srv.Used())
+			}
+			if bytes, tokens := meter.Received(); bytes < int64(len(ans.Text)) || tokens != 34 {
+				t.Errorf("%d bytes and %d tokens reported received; the text alone is %d bytes, the answer 34 tokens", bytes, tokens, len(ans.Text))
+			}
+			ans, err = a.Ask(context.Background(), "PROMPT", "")
+			if err != nil || !ans.Truncated || (ans.StopReason != "max_tokens" && ans.StopReason != "length") || srv.Used() != 4 {
+				t.Errorf("a cut-off answer: %+v %v", ans, err)
+			}
+			if !strings.Contains(a.Describe(), "model test-model") {
+				t.Errorf("describe: %s", a.Describe())
+			}
+		})
 	}
-	if ans.Text != "### FILE: a.py" || ans.TokensIn != 12 || ans.TokensOut != 34 || ans.Truncated || calls.Load() != 2 {
-		t.Errorf("answer %+v after %d calls", ans, calls.Load())
-	}
-	ans, err = a.Ask(context.Background(), "PROMPT LONG", "")
-	if err != nil || !ans.Truncated || ans.StopReason != "max_tokens" {
-		t.Errorf("a max_tokens answer: %+v %v", ans, err)
-	}
-	if !strings.Contains(a.Describe(), "model test-model") {
-		t.Errorf("describe: %s", a.Describe())
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// Errors the SDK does not wait out, or waits out too often, are the call's
+// error, naming the status; a missing key is refused before anything is sent.
+func TestProviderErrors(t *testing.T) {
+	for _, c := range []struct{ provider, steps, want string }{
+		{"anthropic", `[{"status": 429}, {"status": 429}, {"status": 429}, {"status": 429}, {"text": "late"}]`, "429"},
+		{"anthropic", `[{"status": 400}, {"text": "never"}]`, "400"},
+		{"openai", `[{"status": 529}, {"status": 529}, {"status": 529}, {"status": 529}, {"text": "late"}]`, "529"},
+		{"openai", `[{"status": 401}]`, "401"},
+	} {
+		srv := serve(t, c.steps)
+		a, err := New(agentCfg(c.provider, srv.URL), Options{Getenv: getenv(map[string]string{"ANTHROPIC_API_KEY": "k"})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Ask(context.Background(), "PROMPT", ""); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %s: %v", c.provider, c.steps, err)
+		}
 	}
 	if _, err := New(agentCfg("anthropic", ""), Options{Getenv: getenv(nil)}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Errorf("no key: %v", err)
 	}
 }
 
-// A chat completions server, OpenAI-compatible, with the same 429 and a
-// "length" finish.
-func TestOpenAI(t *testing.T) {
-	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := calls.Add(1)
-		if r.URL.Path != "/chat/completions" {
-			t.Errorf("path %s", r.URL.Path)
-		}
-		if n == 1 {
-			w.Header().Set("retry-after", "0")
-			w.WriteHeader(http.StatusTooManyRequests)
-			io.WriteString(w, `{"error":{"message":"slow down","type":"rate_limit"}}`)
-			return
-		}
-		var req map[string]any
-		json.NewDecoder(r.Body).Decode(&req)
-		if req["max_tokens"] != float64(8192) {
-			t.Errorf("a compatible server gets max_tokens: %v", req)
-		}
-		finish := "stop"
-		if strings.Contains(r.Header.Get("X-Test"), "long") || strings.Contains(string(mustJSON(req)), "LONG") {
-			finish = "length"
-		}
-		w.Header().Set("content-type", "application/json")
-		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"test-model","choices":[{"index":0,`+
-			`"message":{"role":"assistant","content":"answer"},"finish_reason":"`+finish+`"}],"usage":{"prompt_tokens":5,"completion_tokens":6,"total_tokens":11}}`)
-	}))
-	defer srv.Close()
-	a, err := New(agentCfg("openai", srv.URL), Options{Getenv: getenv(nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
+// The Messages API overloaded mid-answer (an error event in the stream, after
+// a 200): asked again, at most Retries times.
+func TestAnthropicStreamError(t *testing.T) {
+	defer func(b time.Duration) { streamBackoff = b }(streamBackoff)
+	streamBackoff = time.Millisecond
+	srv := serve(t, `[{"text": "a long answer, cut", "stream_error": "overloaded_error"}, {"text": "whole"},
+		{"text": "a long answer, cut", "stream_error": "overloaded_error"}, {"text": "a long answer, cut", "stream_error": "api_error"}, {"text": "never"}]`)
+	a, _ := New(agentCfg("anthropic", srv.URL), Options{Getenv: getenv(map[string]string{"ANTHROPIC_API_KEY": "k"}), Retries: 1})
 	ans, err := a.Ask(context.Background(), "PROMPT", "")
-	if err != nil || ans.Text != "answer" || ans.TokensIn != 5 || ans.TokensOut != 6 || ans.Truncated || calls.Load() != 2 {
-		t.Fatalf("answer %+v %v after %d calls", ans, err, calls.Load())
+	if err != nil || ans.Text != "whole" || srv.Used() != 2 {
+		t.Errorf("%+v %v after %d requests", ans, err, srv.Used())
 	}
-	ans, err = a.Ask(context.Background(), "PROMPT LONG", "")
-	if err != nil || !ans.Truncated {
-		t.Errorf("a length answer: %+v %v", ans, err)
+	if _, err := a.Ask(context.Background(), "PROMPT", ""); err == nil || !strings.Contains(err.Error(), "api_error") || srv.Used() != 4 {
+		t.Errorf("%v after %d requests", err, srv.Used())
 	}
 }
 
-func mustJSON(v any) []byte { b, _ := json.Marshal(v); return b }
+// A Messages API answer stopped by the model's context window is cut off as
+// one stopped by max_tokens is; a refusal is not.
+func TestAnthropicStops(t *testing.T) {
+	srv := serve(t, `[{"text": "half", "stop": "model_context_window_exceeded"}, {"text": "no", "stop": "refusal"}]`)
+	a, _ := New(agentCfg("anthropic", srv.URL), Options{Getenv: getenv(map[string]string{"ANTHROPIC_API_KEY": "k"})})
+	for _, want := range []struct {
+		stop      string
+		truncated bool
+	}{{"model_context_window_exceeded", true}, {"refusal", false}} {
+		ans, err := a.Ask(context.Background(), "PROMPT", "")
+		if err != nil || ans.StopReason != want.stop || ans.Truncated != want.truncated {
+			t.Errorf("%+v %v, want %+v", ans, err, want)
+		}
+	}
+}
+
+// A compatible server that reports no usage: the tokens are counted here.
+func TestOpenAINoUsage(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("content-type", "text/event-stream")
+		io.WriteString(w, `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"four"},"finish_reason":null}]}`+"\n\n"+
+			`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+	}))
+	defer srv.Close()
+	a, _ := New(agentCfg("openai", srv.URL), Options{Getenv: getenv(nil), Count: func(s string) int { return len(s) }})
+	ans, err := a.Ask(context.Background(), "PROMPT", "")
+	if err != nil || ans.Text != "four" || ans.TokensIn != 6 || ans.TokensOut != 4 {
+		t.Errorf("%+v %v", ans, err)
+	}
+}
 
 // A local command: the prompt on stdin, the answer on stdout, headless,
 // stopped at the timeout.
@@ -160,6 +184,17 @@ func TestCommand(t *testing.T) {
 	a, _ = New(cfg, Options{Sandbox: unconfined})
 	if _, err := a.Ask(context.Background(), "", t.TempDir()); err == nil {
 		t.Error("a failing command is an error")
+	}
+	// claude -p says why it failed on stdout: its last lines, escaped, are in the error
+	cfg.Command = []string{"sh", "-c", `echo one; echo two; printf 'three\n\nAPI Error: 400 \033[31mbad\n'; exit 1`}
+	meter := &Meter{}
+	a, _ = New(cfg, Options{Sandbox: unconfined, Meter: meter})
+	_, err = a.Ask(context.Background(), "", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "exit status 1; its output ended: two / three / API Error: 400 ") || strings.Contains(err.Error(), "\033") || strings.Contains(err.Error(), "one") {
+		t.Errorf("a failing command's output: %q", err)
+	}
+	if bytes, _ := meter.Received(); bytes != int64(len("one\ntwo\nthree\n\nAPI Error: 400 \033[31mbad\n")) {
+		t.Errorf("%d bytes reported received", bytes)
 	}
 	cfg.Mode = "edit"
 	cfg.Command = nil

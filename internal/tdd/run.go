@@ -67,14 +67,17 @@ func (c *RunCmd) Run(env *cmdline.Env) error {
 		if err := agentbox.Check(c.NoSandbox); err != nil {
 			return err
 		}
-		if box, err = agentbox.Load(env.Ctx, l.Repo, cfg.Sandbox, agentbox.Flags{NoSandbox: c.NoSandbox, Network: a.Network, Ports: a.Ports}, env.Getenv); err != nil {
+		if box, err = agentbox.Load(env.Ctx, l.Repo, cfg.Sandbox, agentbox.Flags{NoSandbox: c.NoSandbox, Network: a.Network, Ports: a.Ports, Program: a.Command[0]}, env.Getenv); err != nil {
 			return err
 		}
 	}
 	// stderr with the live line of an agent call: the agent's own stderr
 	// goes through it too, so that the two never mix on a terminal
 	live, meter := term.NewLive(env.Stderr, env.Getenv), &agent.Meter{}
-	ag, err := agent.New(a, agent.Options{Env: runner.Seal(os.Environ(), cfg.Test.Env), Getenv: env.Getenv, Stderr: live,
+	// as under git tdd agent: claude and codex keep their state in their
+	// own directories (made when missing), the human's tokens and servers out
+	agentEnv := lifecycle.AgentEnv(runner.Seal(os.Environ(), cfg.Test.Env), box)
+	ag, err := agent.New(a, agent.Options{Env: agentEnv, Getenv: env.Getenv, Stderr: live,
 		Count: tokens.Count, Sandbox: box, Unconfined: func() error { return l.MarkUnconfined(c.Issue) }, Meter: meter})
 	if err != nil {
 		return exitcode.Wrap(exitcode.Usage, err)
