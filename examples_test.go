@@ -89,7 +89,14 @@ stdout 'run #1: merged · 2 agent calls'
 stdout 'scripted agent: scaffold of calc.sub, edit mode'
 stdout 'scripted agent: implement of calc.sub, edit mode'
 stdout 'run #2: merged · 2 agent calls'
-stdout 'Merge #2: Subtract\nfeat\(#2\): green — 6 passing\ntest\(#2\): red — 2 failing\nMerge #1: Multiply\nfeat\(#1\): green — 4 passing\ntest\(#1\): red — 3 failing\ncalc: add'
+# git log orders commits of the same second as it likes: each line, not their order
+stdout '^Merge #2: Subtract$'
+stdout '^feat\(#2\): green — 6 passing$'
+stdout '^test\(#2\): red — 2 failing$'
+stdout '^Merge #1: Multiply$'
+stdout '^feat\(#1\): green — 4 passing$'
+stdout '^test\(#1\): red — 3 failing$'
+stdout '^calc: add$'
 ! stdout 'git-tdd: error'
 -- walkthrough.sh --
 ` + strings.Join(blocks, "")
