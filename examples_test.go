@@ -64,21 +64,17 @@ func TestGitHubActionsExample(t *testing.T) {
 	}
 }
 
-// The README's walk-through of git tdd run, its sh blocks pasted in order as
+// The walk-through of git tdd run in docs/agents.md, its sh blocks pasted in order as
 // they are, from the source tree (a clone): the scripted agent of
 // examples/agents runs red → green → merge in text mode, then in edit mode,
 // and a human (ttyrun, on a real pseudo-terminal) approves each merge.
 func TestRunWalkthrough(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := walkthrough(t, string(readme))
+	blocks := markedBlocks(t, "docs/agents.md", "run walk-through")
 	if len(blocks) < 3 {
 		t.Fatalf("the walk-through has %d sh blocks, want the setup, text mode and edit mode", len(blocks))
 	}
 	dir := t.TempDir()
-	script := `# the README's run walk-through (examples_test.go writes this)
+	script := `# docs/agents.md's run walk-through (examples_test.go writes this)
 [!exec:pytest] [!env:GIT_TDD_REQUIRE_PYTEST] skip 'needs pytest (apt-get install python3-pytest)'
 [!sandbox] [!env:GIT_TDD_REQUIRE_SANDBOX] skip 'this machine cannot confine agents (Landlock ABI 3, seccomp)'
 cd $SRC
@@ -110,15 +106,18 @@ stdout '^calc: add$'
 	testscript.Run(t, scriptParams(dir))
 }
 
-// walkthrough is the sh blocks of the README between the walk-through's marks.
-func walkthrough(t *testing.T, readme string) []string {
-	_, rest, ok := strings.Cut(readme, "<!-- run walk-through:")
+// markedBlocks is the sh blocks of a markdown file between the marks
+// "<!-- name: …" and "<!-- end of the name -->".
+func markedBlocks(t *testing.T, file, name string) []string {
+	t.Helper()
+	text := readText(t, file)
+	_, rest, ok := strings.Cut(text, "<!-- "+name+":")
 	if !ok {
-		t.Fatal("README.md has no run walk-through mark")
+		t.Fatalf("%s has no %s mark", file, name)
 	}
-	section, _, ok := strings.Cut(rest, "<!-- end of the run walk-through -->")
+	section, _, ok := strings.Cut(rest, "<!-- end of the "+name+" -->")
 	if !ok {
-		t.Fatal("README.md's run walk-through has no end mark")
+		t.Fatalf("%s's %s has no end mark", file, name)
 	}
 	var blocks []string
 	for _, m := range regexp.MustCompile("(?ms)^```sh\n(.*?)^```$").FindAllStringSubmatch(section, -1) {

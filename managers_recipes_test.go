@@ -12,39 +12,38 @@ import (
 	"github.com/git-tdd/git-tdd/internal/hooks"
 )
 
-// The hook manager recipes are one text in three places: the README, what git
+// The hook manager recipes are one text in three places: docs/install.md, what git
 // diffgate install prints, and the scripts that run them with the real tools
 // (testdata/script/manager_*.txtar). A recipe changed in one is changed in all.
 func TestManagerRecipesAgree(t *testing.T) {
-	readme := readText(t, "README.md")
-	section := between(t, readme, "### With lefthook, pre-commit or husky", "### `--strict`")
+	section := between(t, readText(t, "docs/install.md"), "### With lefthook, pre-commit or husky", "### `--strict`")
 	lefthook := archive(t, "testdata/script/manager_lefthook.txtar")
 	husky := archive(t, "testdata/script/manager_husky.txtar")
 	precommit := readText(t, "testdata/script/manager_precommit.txtar")
 	printed := recipes(t)
 
-	// lefthook: the README's two blocks are the script's files and what install prints
+	// lefthook: docs/install.md's two blocks are the script's files and what install prints
 	for _, c := range []struct{ after, file string }{
 		{"**lefthook.**", "default.yml"},
 		{"**`--strict` in lefthook.**", "strict.yml"},
 	} {
 		block := codeBlock(t, section, c.after)
 		if block != lefthook[c.file] {
-			t.Errorf("README's lefthook block after %s is not manager_lefthook.txtar's %s:\n%s\n---\n%s", c.after, c.file, block, lefthook[c.file])
+			t.Errorf("docs/install.md's lefthook block after %s is not manager_lefthook.txtar's %s:\n%s\n---\n%s", c.after, c.file, block, lefthook[c.file])
 		}
 	}
 	if got := dedent(printed["lefthook"]); got != lefthook["default.yml"] {
-		t.Errorf("install prints for lefthook:\n%s\nthe README says:\n%s", got, lefthook["default.yml"])
+		t.Errorf("install prints for lefthook:\n%s\ndocs/install.md says:\n%s", got, lefthook["default.yml"])
 	}
 	if got := dedent(printed["lefthook strict"]); got != lefthook["strict.yml"] {
-		t.Errorf("install --strict prints for lefthook:\n%s\nthe README says:\n%s", got, lefthook["strict.yml"])
+		t.Errorf("install --strict prints for lefthook:\n%s\ndocs/install.md says:\n%s", got, lefthook["strict.yml"])
 	}
 
 	// pre-commit: the hooks line and the install command
 	hooksLine := "hooks: [{id: git-diffgate}, {id: git-diffgate-trailer}, {id: git-diffgate-record}]"
 	install := "pre-commit install -t pre-commit -t pre-merge-commit -t prepare-commit-msg -t post-commit -t post-merge"
 	for where, text := range map[string]string{
-		"README": strings.Join(strings.Fields(section), " "), "install's output": printed["pre-commit"],
+		"docs/install.md": strings.Join(strings.Fields(section), " "), "install's output": printed["pre-commit"],
 		"manager_precommit.txtar": precommit,
 	} {
 		for _, want := range []string{hooksLine, install} {
@@ -54,14 +53,14 @@ func TestManagerRecipesAgree(t *testing.T) {
 		}
 	}
 
-	// husky: each README line is in the script's file and in install's output
+	// husky: each docs/install.md line is in the script's file and in install's output
 	lines := regexp.MustCompile("`\\.husky/([a-z-]+)` \\(`([^`]+)`\\)").FindAllStringSubmatch(section, -1)
 	if len(lines) < 3 {
-		t.Fatalf("README's husky lines not found: %v", lines)
+		t.Fatalf("docs/install.md's husky lines not found: %v", lines)
 	}
 	for _, l := range lines {
 		if !strings.Contains(husky[l[1]], l[2]+"\n") {
-			t.Errorf("manager_husky.txtar's %s lacks the README's %q", l[1], l[2])
+			t.Errorf("manager_husky.txtar's %s lacks the docs/install.md's %q", l[1], l[2])
 		}
 		if !regexp.MustCompile(`\.husky/` + regexp.QuoteMeta(l[1]) + `: +` + regexp.QuoteMeta(l[2]) + `\n`).MatchString(printed["husky"]) {
 			t.Errorf("install's husky recipe lacks .husky/%s: %s", l[1], l[2])

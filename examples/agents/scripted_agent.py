@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A scripted agent for `git tdd run`: no model, no API key, no network.
 
-It plays the agent of the README's walk-through ("Driving an agent: git tdd
-run"), so that you can watch the loop and learn the protocol before you
-connect a real model. Configure it as the agent's command:
+It plays the agent of the walk-through in docs/agents.md ("Try it first: a
+scripted agent, no API key"), so that you can watch the loop and learn the
+protocol before you connect a real model. Configure it as the agent's command:
 
     git config --add tdd.agent.command python3
     git config --add tdd.agent.command /path/to/examples/agents/scripted_agent.py
@@ -98,7 +98,7 @@ def main():
         return 1
     name = asked_for(prompt)
     if name not in SCRIPT:
-        say("this agent only knows the README's walk-through (calc.mul, calc.sub); "
+        say("this agent only knows the walk-through of docs/agents.md (calc.mul, calc.sub); "
             "the design asks for %s: configure a model as [agent]" % (name or "something else"))
         return 1
     spec = SCRIPT[name]
