@@ -100,11 +100,12 @@ var jsTools = map[string]bool{"npx": true, "npm": true, "pnpm": true, "yarn": tr
 // under test would pass a red test against a stub) and the setup files they
 // name by convention, Babel's (jest transforms the tests with it),
 // package.json (its "jest" key, "imports" and "exports" redirect modules),
-// the lock files and .npmrc (what npm ci installs).
+// the lock files and .npmrc (what npm ci installs), and __mocks__ (jest puts
+// a module there in place of the package of its name, with no jest.mock call).
 var JSFrozen = []string{"**/vitest.config.*", "**/vitest.workspace.*", "**/vite.config.*", "**/vitest.setup.*",
 	"**/jest.config.*", "**/jest.setup.*", "**/setupTests.*", "**/babel.config.*", "**/.babelrc", "**/.babelrc.*",
 	"**/package.json", "**/package-lock.json", "**/npm-shrinkwrap.json", "**/yarn.lock", "**/pnpm-lock.yaml",
-	"**/bun.lock", "**/bun.lockb", "**/.npmrc"}
+	"**/bun.lock", "**/bun.lockb", "**/.npmrc", "**/__mocks__/**"}
 
 // FreezeGlobs are the globs frozen at red besides test_paths: [test] freeze,
 // and JSFrozen when the junit runner runs a JavaScript tool.
