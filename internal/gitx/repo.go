@@ -89,6 +89,9 @@ func open(ctx context.Context, dir string, env []string) (*Repo, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("cannot change to %s: no such directory", abs)
 	}
+	if r, ok := discover(abs, env); ok {
+		return r, nil
+	}
 	r := &Repo{Top: abs, env: env}
 	out, err := r.output(ctx, "rev-parse", "--path-format=absolute", "--is-inside-work-tree", "--git-dir", "--git-common-dir", "--show-toplevel")
 	if err != nil {
@@ -181,6 +184,14 @@ func trace(start time.Time, args []string) {
 	if traceOn {
 		fmt.Fprintf(os.Stderr, "git-tdd trace: +%6.1fms %6.1fms git %s\n",
 			float64(start.Sub(processStart).Microseconds())/1000, float64(time.Since(start).Microseconds())/1000, strings.Join(args, " "))
+	}
+}
+
+// Mark logs a step of the command with its time when GIT_TDD_TRACE is set,
+// so that the time between git calls can be told apart too.
+func Mark(step string) {
+	if traceOn {
+		fmt.Fprintf(os.Stderr, "git-tdd trace: +%6.1fms %s\n", float64(time.Since(processStart).Microseconds())/1000, step)
 	}
 }
 
