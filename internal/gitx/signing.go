@@ -27,12 +27,14 @@ var signingPrograms = map[string]string{
 	"gpg.ssh.defaultkeycommand": "gpg.ssh.defaultKeyCommand",
 }
 
-// signingSettings asks for those and commit.gpgSign in one call.
-const signingSettings = `^(commit\.gpgsign|gpg\.(program|openpgp\.program|x509\.program|ssh\.program|ssh\.defaultkeycommand))$`
+// signingSettings asks for those, commit.gpgSign and user.signingKey in one
+// call.
+const signingSettings = `^(commit\.gpgsign|user\.signingkey|gpg\.(program|openpgp\.program|x509\.program|ssh\.program|ssh\.defaultkeycommand))$`
 
 // Signing is how git signs commits here.
 type Signing struct {
 	Sign    bool           // commit.gpgSign asks for signed commits
+	Key     string         // user.signingKey, "" when unset
 	Foreign *ForeignSigner // a signing program set where an agent can write, or nil
 }
 
@@ -75,8 +77,8 @@ func (f *ForeignSigner) Undo() string {
 	return fmt.Sprintf("git config --file %s --unset-all %s", term.ShellQuote(f.File), f.Key)
 }
 
-// Signing reads commit.gpgSign and the signing programs, with where each is
-// set, in one git call.
+// Signing reads commit.gpgSign, user.signingKey and the signing programs, with
+// where each is set, in one git call.
 func (r *Repo) Signing(ctx context.Context) (Signing, error) {
 	out, err := r.output(ctx, "config", "--show-scope", "--show-origin", "-z", "--get-regexp", signingSettings)
 	if exitCode(err) == 1 { // none is set
@@ -91,8 +93,12 @@ func (r *Repo) Signing(ctx context.Context) (Signing, error) {
 	}
 	var s Signing
 	for _, e := range entries {
-		if e.Key == "commit.gpgsign" {
-			s.Sign = e.Bool() // the last one counts
+		switch e.Key { // the last one counts
+		case "commit.gpgsign":
+			s.Sign = e.Bool()
+			continue
+		case "user.signingkey":
+			s.Key = e.Value
 			continue
 		}
 		if s.Foreign == nil {

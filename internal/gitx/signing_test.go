@@ -134,3 +134,24 @@ func emptyTree(t *testing.T, r *Repo) string {
 	}
 	return tree
 }
+
+// Signing reads user.signingKey with the rest, the last value winning, so
+// that a gate asks git once for all it needs to sign and to deny the key.
+func TestSigningKey(t *testing.T) {
+	r := newTestRepo(t)
+	ctx := context.Background()
+	repo, err := Open(ctx, r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := repo.Signing(ctx); err != nil || s.Key != "" || s.Sign {
+		t.Fatalf("unset: %+v %v", s, err)
+	}
+	r.git("config", "user.signingkey", "/first key")
+	r.git("config", "--add", "user.signingKey", "/home/u/.ssh/id ed25519")
+	r.git("config", "commit.gpgSign", "true")
+	s, err := repo.Signing(ctx)
+	if err != nil || s.Key != "/home/u/.ssh/id ed25519" || !s.Sign || s.Foreign != nil {
+		t.Fatalf("got %+v %v", s, err)
+	}
+}

@@ -230,25 +230,28 @@ func (r *Repo) SignsCommits(ctx context.Context) bool {
 	return strings.TrimSpace(string(out)) == "true"
 }
 
-// AdvanceHead commits the staged tree on top of HEAD with message (signed when
-// sign) and moves the branch to it, only if HEAD is still old; the staged
-// index then becomes the real one (git's lock protocol), so that the commit is
-// not shown as staged. The user's commit hooks do not run.
-func (r *Repo) AdvanceHead(ctx context.Context, old string, s *Staged, message string, sign bool) (string, error) {
-	commit, err := r.commitTree(ctx, []string{"commit-tree", s.Tree, "-p", old, "-F", "-"}, message, sign)
-	if err != nil {
-		return "", err
-	}
+// CommitStaged writes the commit of the staged tree on parent with message
+// (signed when sign); nothing refers to it until MoveHead moves HEAD to it.
+// The user's commit hooks do not run.
+func (r *Repo) CommitStaged(ctx context.Context, parent string, s *Staged, message string, sign bool) (string, error) {
+	return r.commitTree(ctx, []string{"commit-tree", s.Tree, "-p", parent, "-F", "-"}, message, sign)
+}
+
+// MoveHead moves the branch HEAD is on from old to commit (CommitStaged's,
+// with its message), only if HEAD is still old; the staged index then becomes
+// the real one (git's lock protocol), so that the commit is not shown as
+// staged.
+func (r *Repo) MoveHead(ctx context.Context, old, commit string, s *Staged, message string) error {
 	subject, _, _ := strings.Cut(message, "\n")
 	if _, err := r.output(ctx, "update-ref", "-m", "commit: "+subject, "HEAD", commit, old); err != nil {
-		return "", fmt.Errorf("HEAD moved while git tdd ran, so nothing was committed: %w", err)
+		return fmt.Errorf("HEAD moved while git tdd ran, so nothing was committed: %w", err)
 	}
 	if err := r.installIndex(ctx, s); err != nil {
 		if _, rerr := r.output(ctx, "reset", "-q"); rerr != nil {
-			return commit, fmt.Errorf("committed %s, but could not update the index: %w", commit, err)
+			return fmt.Errorf("committed %s, but could not update the index: %w", commit, err)
 		}
 	}
-	return commit, nil
+	return nil
 }
 
 // installIndex makes the staged index the working tree's: linked as

@@ -5,6 +5,7 @@ import (
 
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
 )
@@ -27,6 +28,7 @@ func (e *Env) Green(issue string) (err error) {
 		return e.refused(w, result, err)
 	}
 	defer p.close()
+	gitx.Mark("staged")
 	red, tree := p.red, p.staged.Tree
 	if red == nil {
 		return exitcode.New(exitcode.Refused, "#%s has no red yet: write failing tests and run git tdd red first", w.Issue)
@@ -44,30 +46,40 @@ func (e *Env) Green(issue string) (err error) {
 		return err
 	}
 	result.Run = res
-	if err := e.unchangedSince(wt, p.rules, p.staged); err != nil {
+	// the verdict, and the commit it makes, beside the check that nothing
+	// frozen changed
+	surface := make(chan error, 1)
+	go func() { surface <- e.unchangedSince(wt, p.rules, p.staged) }()
+	v := RouteGreen(GreenInput{Result: res, RedIDs: red.Failing, Attempts: w.Attempts.Green, MaxRetries: p.cfg.Test.MaxRetries})
+	unchanged := red.TipTree == tree && w.Phase == state.PhaseGreen
+	passing := len(res.With(runner.Passed))
+	msg, merr := commitmsg.Build(fmt.Sprintf("feat(#%s): green — %d passing", w.Issue, passing),
+		fmt.Sprintf("Proved by git tdd green against the red %s.", short(red.ID)), commitmsg.Trailer{Key: PhaseTrailer, Value: "green"})
+	var d *draft
+	if v.Kind == KindGreen && !unchanged && merr == nil {
+		d = p.draft(e, wt, head, msg)
+	}
+	if err := <-surface; err != nil {
 		return e.refused(w, result, err)
 	}
-	v := RouteGreen(GreenInput{Result: res, RedIDs: red.Failing, Attempts: w.Attempts.Green, MaxRetries: p.cfg.Test.MaxRetries})
 	result.verdict(v)
 	if v.Kind != KindGreen {
 		return e.refuse(w, "tdd green", v, func(w *state.Workflow) { w.Attempts.Green++ })
 	}
-	if red.TipTree == tree && w.Phase == state.PhaseGreen {
+	if unchanged {
 		if !e.JSON {
 			fmt.Fprintf(e.Out, "green: %s\nnothing new to commit; next: git tdd merge\n", v.Message)
 		}
 		return e.update(w.Issue, func(w *state.Workflow) error { w.Attempts.Green = 0; return nil })
 	}
-	passing := len(res.With(runner.Passed))
-	msg, err := commitmsg.Build(fmt.Sprintf("feat(#%s): green — %d passing", w.Issue, passing),
-		fmt.Sprintf("Proved by git tdd green against the red %s.", short(red.ID)), commitmsg.Trailer{Key: PhaseTrailer, Value: "green"})
-	if err != nil {
-		return exitcode.With(exitcode.Refused, err).WithHint("nothing was committed")
+	if merr != nil {
+		return exitcode.With(exitcode.Refused, merr).WithHint("nothing was committed")
 	}
-	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, msg, p.sign())
+	commit, err := e.advance(wt, head, p, msg, d)
 	if err != nil {
 		return err
 	}
+	gitx.Mark("committed")
 	err = e.update(w.Issue, func(w *state.Workflow) error {
 		w.Phase, w.Green, w.Attempts.Green = state.PhaseGreen, state.Commit{Commit: commit}, 0
 		w.Red = state.RedRecord{Commit: red.ID, Failing: red.Failing}
@@ -77,6 +89,7 @@ func (e *Env) Green(issue string) (err error) {
 		return fmt.Errorf("committed the green as %s but could not record it: %w", short(commit), err)
 	}
 	e.audit(state.AuditEntry{Command: "tdd green", Issue: w.Issue, Tree: tree, Outcome: "green", Detail: commit + " " + v.Message})
+	gitx.Mark("recorded")
 	result.Commit = commit
 	if e.JSON {
 		return nil

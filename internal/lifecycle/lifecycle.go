@@ -42,10 +42,11 @@ type Env struct {
 	// tdd run sends the answer to its agent); merge then returns a *Rejected.
 	AskReason string
 
-	// SigningKey is user.signingkey, "" for none, read once (sync.OnceValue):
-	// every confined run denies its file, and red and green read it while
-	// they stage, off the way to the tests. Nil reads it each time.
-	SigningKey func() string
+	// Signing is how this repository signs commits (commit.gpgSign,
+	// user.signingKey), read once (sync.OnceValues): every confined run
+	// denies the key's file, and red and green read it while they stage, off
+	// the way to the tests. Nil reads it each time.
+	Signing func() (gitx.Signing, error)
 
 	warm *runner.Warm // the sandbox's helper, started while a gate stages
 }
@@ -68,13 +69,20 @@ func (e *Env) prestart(dir string) func() {
 	}
 }
 
+// signing is how commits are signed in wt: one git call answers whether they
+// are and which key the sandbox denies, when wt is the repository the command
+// runs in (a linked worktree may have its own configuration).
+func (e *Env) signing(wt *gitx.Repo) (gitx.Signing, error) {
+	if e.Signing != nil && wt.GitDir == e.Repo.GitDir {
+		return e.Signing()
+	}
+	return wt.Signing(e.Ctx)
+}
+
 // signingKey is the configured user.signingkey, "" for none.
 func (e *Env) signingKey() string {
-	if e.SigningKey != nil {
-		return e.SigningKey()
-	}
-	key, _, _ := e.Repo.ConfigValue(e.Ctx, "user.signingkey")
-	return key
+	s, _ := e.signing(e.Repo)
+	return s.Key
 }
 
 var (

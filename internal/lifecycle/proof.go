@@ -219,16 +219,48 @@ func (p *prepared) sign() bool {
 	return v
 }
 
+// draft is a gate's commit written while the frozen surface is checked after
+// the run: both are git processes, and side by side they cost one. A draft
+// the gate does not use is an object nothing refers to.
+type draft struct {
+	commit string
+	err    error
+}
+
+// draft writes the commit of msg on head, unless it is to be signed: a
+// signature is asked for on the terminal, where nothing else of ours may run.
+func (p *prepared) draft(e *Env, wt *gitx.Repo, head, msg string) *draft {
+	if p.sign() {
+		return nil
+	}
+	c, err := wt.CommitStaged(e.Ctx, head, p.staged, msg, false)
+	return &draft{c, err}
+}
+
+// advance commits the staged tree on head with msg (the draft of it, if
+// there is one) and moves HEAD there.
+func (e *Env) advance(wt *gitx.Repo, head string, p *prepared, msg string, d *draft) (string, error) {
+	if d == nil {
+		c, err := wt.CommitStaged(e.Ctx, head, p.staged, msg, p.sign())
+		d = &draft{c, err}
+	}
+	if d.err != nil {
+		return "", d.err
+	}
+	return d.commit, wt.MoveHead(e.Ctx, head, d.commit, p.staged, msg)
+}
+
 // prepare finds the fork point, the configuration and (withRed) the last
 // red, and stages the working tree, the independent git calls side by side:
 // they are most of a gate's own time. Files that git ignores but the test
 // runner would load are refused: no proof can rest on a file in no commit.
 func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed bool) (*prepared, error) {
 	p := &prepared{signs: make(chan bool, 1)}
-	go func() { p.signs <- wt.SignsCommits(e.Ctx) }()
-	if !e.NoSandbox {
-		go e.signingKey() // the run's sandbox denies it
-	}
+	go func() {
+		// whether to sign, and the key the run's sandbox denies
+		s, err := e.signing(wt)
+		p.signs <- s.Sign && err == nil
+	}()
 	var ignored []string
 	var g errgroup.Group
 	g.Go(func() (err error) {

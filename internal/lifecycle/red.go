@@ -38,44 +38,50 @@ func (e *Env) Red(issue string) (err error) {
 		return e.refused(w, result, err)
 	}
 	defer p.close()
+	gitx.Mark("staged")
 	changed := changedTests(p.branch, p.cfg.Test.TestPaths)
 	res, err := e.runScoped(p, wt, w.Worktree, changed)
 	if err != nil {
 		return err
 	}
 	result.Run = res
-	// what the verdict needs, beside the check that nothing frozen changed
-	var ours func(runner.Test) bool
+	// the verdict, and the commit it makes, beside the check that nothing
+	// frozen changed
+	var v Verdict
+	var msg string
+	var merr error
+	var d *draft
 	var g errgroup.Group
 	g.Go(func() error { return e.unchangedSince(wt, p.rules, p.staged) })
-	g.Go(func() (err error) {
+	g.Go(func() error {
 		attachFiles(w.Worktree, res, changed)
-		ours, err = ownership(e, wt, p.branch, res)
-		return err
+		ours, err := ownership(e, wt, p.branch, res)
+		if err != nil {
+			return err
+		}
+		v = e.routeRed(w, p, res, changed, ours)
+		if v.Kind == KindRed {
+			if msg, merr = redMessage(w.Issue, v.Failing, len(changed)); merr == nil {
+				d = p.draft(e, wt, head, msg)
+			}
+		}
+		return nil
 	})
 	if err := g.Wait(); err != nil {
 		return e.refused(w, result, err)
 	}
-	mods := ModulesOf(w.Worktree, p.cfg.Test.Env["PYTHONPATH"])
-	v := RouteRed(RedInput{Result: res, ChangedTests: changed, MaxRetries: p.cfg.Test.MaxRetries, Attempts: w.Attempts.Red,
-		Ours:    ours,
-		Natural: func(t runner.Test) bool { return changed[t.File] && mods.NaturalFile(t) },
-		Hollow: func(t runner.Test) bool {
-			src, err := os.ReadFile(filepath.Join(w.Worktree, filepath.FromSlash(t.File)))
-			return err == nil && Hollow(t.File, t.ID, src)
-		}})
 	result.verdict(v)
 	if v.Kind != KindRed {
 		return e.refuse(w, "tdd red", v, func(w *state.Workflow) { w.Attempts.Red++ })
 	}
-	msg, err := redMessage(w.Issue, v.Failing, len(changed))
-	if err != nil {
-		return exitcode.With(exitcode.Refused, err).WithHint("nothing was committed")
+	if merr != nil {
+		return exitcode.With(exitcode.Refused, merr).WithHint("nothing was committed")
 	}
-	commit, err := wt.AdvanceHead(e.Ctx, head, p.staged, msg, p.sign())
+	commit, err := e.advance(wt, head, p, msg, d)
 	if err != nil {
 		return err
 	}
+	gitx.Mark("committed")
 	err = e.update(w.Issue, func(w *state.Workflow) error {
 		w.Phase = state.PhaseRed
 		w.Red = state.RedRecord{Commit: commit, Failing: v.Failing}
@@ -87,6 +93,7 @@ func (e *Env) Red(issue string) (err error) {
 		return fmt.Errorf("committed the red as %s but could not record it: %w", short(commit), err)
 	}
 	e.audit(state.AuditEntry{Command: "tdd red", Issue: w.Issue, Tree: p.staged.Tree, Outcome: "red", Detail: commit + " " + strings.Join(v.Failing, " ")})
+	gitx.Mark("recorded")
 	result.Commit = commit
 	if e.JSON {
 		return nil
@@ -95,6 +102,19 @@ func (e *Env) Red(issue string) (err error) {
 	printList(e.Out, "FAILED", v.Failing)
 	fmt.Fprintf(e.Out, "committed %s test(#%s): red — %d failing\nnext: make them pass, then run: git tdd green\n", short(commit), w.Issue, len(v.Failing))
 	return nil
+}
+
+// routeRed judges red's run (DESIGN §5): ours says which failing tests are
+// the branch's.
+func (e *Env) routeRed(w *state.Workflow, p *prepared, res *runner.Result, changed map[string]bool, ours func(runner.Test) bool) Verdict {
+	mods := ModulesOf(w.Worktree, p.cfg.Test.Env["PYTHONPATH"])
+	return RouteRed(RedInput{Result: res, ChangedTests: changed, MaxRetries: p.cfg.Test.MaxRetries, Attempts: w.Attempts.Red,
+		Ours:    ours,
+		Natural: func(t runner.Test) bool { return changed[t.File] && mods.NaturalFile(t) },
+		Hollow: func(t runner.Test) bool {
+			src, err := os.ReadFile(filepath.Join(w.Worktree, filepath.FromSlash(t.File)))
+			return err == nil && Hollow(t.File, t.ID, src)
+		}})
 }
 
 // runScoped runs what red needs (DESIGN §5, [test] red_scope): the branch's

@@ -9,6 +9,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/agentbox"
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/exitcode"
+	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/gocache"
 	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/sandbox"
@@ -37,7 +38,9 @@ func (e *Env) Unconfined(command, issue string) {
 func (e *Env) run(cfg *config.Config, s runner.Spec, network bool) (*runner.Result, error) {
 	if e.NoSandbox {
 		s.Env = e.sealed(cfg)
+		gitx.Mark("tests start")
 		res, err := runner.Run(e.Ctx, s)
+		gitx.Mark("tests ended")
 		return res, escalate(err)
 	}
 	c, err := e.confine(cfg, s.Dir, network)
@@ -45,7 +48,9 @@ func (e *Env) run(cfg *config.Config, s runner.Spec, network bool) (*runner.Resu
 		return nil, err
 	}
 	s.Sandbox, s.Env, s.Warm = c.sandbox, c.env, e.warm
+	gitx.Mark("tests start")
 	res, err := runner.Run(e.Ctx, s)
+	gitx.Mark("tests ended")
 	if derr := c.done(); err == nil {
 		err = derr
 	}

@@ -31,10 +31,7 @@ func lifecycleEnv(env *cmdline.Env) (*lifecycle.Env, error) {
 		Ctx: env.Ctx, Repo: repo, Store: state.New(repo.CommonDir),
 		Config: func(rev string) (*config.Config, error) { return env.Config(repo, rev) },
 		Out:    env.Stdout, Err: env.Stderr, Getenv: env.Getenv, Color: env.Color, NoPager: env.NoPager, Cwd: cwd,
-		SigningKey: sync.OnceValue(func() string {
-			key, _, _ := repo.ConfigValue(env.Ctx, "user.signingkey")
-			return key
-		}),
+		Signing: sync.OnceValues(func() (gitx.Signing, error) { return repo.Signing(env.Ctx) }),
 	}, nil
 }
 

@@ -104,7 +104,7 @@ $(git rev-parse --git-common-dir)/tdd/state.toml holds the workflows by issue (a
 			{Title: "ENVIRONMENT", Body: `- GIT_TDD_AUTO=1 acts as --auto: never prompt, fail closed.
 - GIT_PAGER, then core.pager, PAGER: the pager of merge's review, as git chooses it (see git-diffgate(1)); cat or empty means none.
 - NO_COLOR, TERM=dumb and CLICOLOR_FORCE decide colour after --color.
-- GIT_TDD_TRACE=1 logs every git call and its duration on standard error.
+- GIT_TDD_TRACE=1 logs every git call and its duration on standard error, and, for red and green, when each step ends (staged, the tests, committed, recorded).
 
 The test, lint and setup commands run sealed: without PYTHON* (but PYTHONIOENCODING, PYTHONUTF8 and PYTHONUNBUFFERED), PYTEST_*, PY_*, LD_*, DYLD_*, BASH_ENV, ENV, BASH_FUNC_*, SHELLOPTS, BASHOPTS, CDPATH, GOFLAGS, GOROOT, GOEXPERIMENT, GODEBUG, CGO_*FLAGS*, JAVA_TOOL_OPTIONS, _JAVA_OPTIONS, JDK_JAVA_OPTIONS, MAVEN_OPTS, GRADLE_OPTS, NODE_OPTIONS, RUSTFLAGS, RUSTDOCFLAGS, RUSTC_WRAPPER, RUSTC_WORKSPACE_WRAPPER, CARGO_BUILD_*, CARGO_ENCODED_RUSTFLAGS and the variables that point git elsewhere (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_CONFIG_* and others), with PYTHONDONTWRITEBYTECODE=1, PYTHONNOUSERSITE=1 and GOFLAGS=-count=1 set, and then the committed [test] env table on top. Everything else (PATH, HOME, proxies, VIRTUAL_ENV) is passed.`},
 			{Title: "SEE ALSO", Body: "git-diffgate(1), git-worktree(1), gh(1)"},
