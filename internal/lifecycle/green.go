@@ -33,11 +33,7 @@ func (e *Env) Green(issue string) (err error) {
 	if red == nil {
 		return exitcode.New(exitcode.Refused, "#%s has no red yet: write failing tests and run git tdd red first", w.Issue)
 	}
-	changes, err := sinceRed(e.Ctx, wt, p.rules, red, tree, p.fork)
-	if err != nil {
-		return err
-	}
-	if len(changes) > 0 {
+	if changes := p.sinceRed; len(changes) > 0 {
 		return e.refused(w, result, surfaceError(fmt.Sprintf("the frozen test surface changed since the red (%s): green must satisfy the tests as they were", short(red.ID)), changes).
 			WithHint("to change the tests, run git tdd red again"))
 	}

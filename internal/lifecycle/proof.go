@@ -1,12 +1,14 @@
 package lifecycle
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
 	"github.com/git-tdd/git-tdd/internal/config"
@@ -206,10 +208,13 @@ type prepared struct {
 	fork   string         // where the branch left its base
 	cfg    *config.Config // as committed there
 	rules  surface.Rules
-	staged *gitx.Staged    // the working tree, staged before the run; closed by the caller
-	red    *RedCommit      // the last red, when asked for
-	branch []gitx.RawEntry // what the branch changed: the fork point against the staged tree
-	signs  chan bool       // whether the worktree signs commits: asked while the tests run
+	staged *gitx.Staged // the working tree, staged before the run; closed by the caller
+	red    *RedCommit   // the last red, when asked for
+	// how the frozen surface of the staged tree differs from the red's,
+	// when there is a red
+	sinceRed []surface.Change
+	branch   []gitx.RawEntry // what the branch changed: the fork point against the staged tree
+	signs    chan bool       // whether the worktree signs commits: asked while the tests run
 }
 
 // sign waits for the answer to whether commits are signed.
@@ -286,12 +291,18 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 		return nil, surfaceError("files the tests depend on are in no commit", loaded).
 			WithHint("commit them (git add -f), or remove them; an ignore rule does not keep a file from the test runner")
 	}
-	var err error
-	if p.branch, err = wt.ChangedBlobs(e.Ctx, p.fork, p.staged.Tree); err != nil {
-		p.close()
-		return nil, err
+	// what the branch changed, and what changed since the red, side by side;
+	// the branch's hazards are said first
+	var branchErr, redErr error
+	var h sync.WaitGroup
+	if p.red != nil {
+		h.Go(func() { p.sinceRed, redErr = sinceRed(e.Ctx, wt, p.rules, p.red, p.staged.Tree, p.fork) })
 	}
-	if err := branchHazards(e.Ctx, wt, p.rules, p.cfg, p.branch, p.staged.Tree); err != nil {
+	if p.branch, branchErr = wt.ChangedBlobs(e.Ctx, p.fork, p.staged.Tree); branchErr == nil {
+		branchErr = branchHazards(e.Ctx, wt, p.rules, p.cfg, p.branch, p.staged.Tree)
+	}
+	h.Wait()
+	if err := cmp.Or(branchErr, redErr); err != nil {
 		p.close()
 		return nil, err
 	}
