@@ -86,6 +86,9 @@ func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
 
 // FileAt returns the content of path in rev's tree; ok is false when it is not there.
 func (r *Repo) FileAt(ctx context.Context, rev, path string) (data []byte, ok bool, err error) {
+	if data, ok, known := r.fileInProcess(rev, path); known {
+		return data, ok, nil
+	}
 	out, err := r.output(ctx, "cat-file", "blob", rev+":"+path)
 	if exitCode(err) == 128 {
 		return nil, false, nil

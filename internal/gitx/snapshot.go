@@ -174,6 +174,9 @@ func (r *Repo) ChangedBlobs(ctx context.Context, a, b string) ([]RawEntry, error
 	if a == b {
 		return nil, nil
 	}
+	if entries, ok := r.changedBlobsInProcess(a, b); ok {
+		return entries, nil // a tree just staged, and a recent fork point, are loose
+	}
 	out, err := r.output(ctx, "diff-tree", "-r", "-z", "--raw", "--no-abbrev", "--no-renames", "--no-relative", a, b)
 	if err != nil {
 		return nil, err
