@@ -58,10 +58,7 @@ func (e *Env) prestart(dir string) func() {
 	if e.NoSandbox {
 		return func() {}
 	}
-	w, err := runner.Prestart(dir)
-	if err != nil {
-		return func() {} // the run starts its own, and says what fails
-	}
+	w := runner.Prestart(dir) // in the background: staging starts at once
 	e.warm = w
 	return func() {
 		e.warm = nil

@@ -16,7 +16,10 @@ import (
 // while they stage and decide what to run, so that the helper's own start
 // is not on the way to the tests. One run uses it; Close ends it unused.
 type Warm struct {
-	dir     string
+	dir   string
+	ready chan struct{} // closed once the helper started, or failed to (err)
+	err   error
+
 	proc    *confine.Proc
 	pending *sandbox.Pending
 	out     *os.File // the read end of the run's output
@@ -25,19 +28,30 @@ type Warm struct {
 	used bool
 }
 
-// Prestart starts a helper for a confined run in dir.
-func Prestart(dir string) (*Warm, error) {
+// Prestart starts a helper for a confined run in dir, in the background: the
+// caller goes on at once. A helper that fails to start is not used, and the
+// run starts its own (and says what fails).
+func Prestart(dir string) *Warm {
+	w := &Warm{dir: dir, ready: make(chan struct{})}
+	go func() {
+		defer close(w.ready)
+		w.err = w.start()
+	}()
+	return w
+}
+
+func (w *Warm) start() error {
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cmd := exec.Command(sandbox.HelperCommand) // Prestart replaces Path and Args
-	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, pw, pw
+	cmd.Dir, cmd.Stdout, cmd.Stderr = w.dir, pw, pw
 	pending, err := sandbox.Prestart(cmd)
 	if err != nil {
 		pr.Close()
 		pw.Close()
-		return nil, err
+		return err
 	}
 	p, err := confine.Start(cmd)
 	pending.Started()
@@ -46,15 +60,19 @@ func Prestart(dir string) (*Warm, error) {
 		pending.Cancel()
 		pending.Err()
 		pr.Close()
-		return nil, err
+		return err
 	}
-	return &Warm{dir: dir, proc: p, pending: pending, out: pr}, nil
+	w.proc, w.pending, w.out = p, pending, pr
+	return nil
 }
 
 // take hands the helper to a confined run of s in its directory, once; nil
 // when there is none for it.
 func (w *Warm) take(s Spec) *Warm {
 	if w == nil || s.Sandbox == nil || s.Dir != w.dir {
+		return nil
+	}
+	if <-w.ready; w.err != nil {
 		return nil
 	}
 	w.mu.Lock()
@@ -69,6 +87,9 @@ func (w *Warm) take(s Spec) *Warm {
 // Close ends a helper no run used: it exits having run nothing.
 func (w *Warm) Close() {
 	if w == nil {
+		return
+	}
+	if <-w.ready; w.err != nil {
 		return
 	}
 	w.mu.Lock()
