@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -53,7 +54,9 @@ type Workflow struct {
 }
 
 // issueName is what git tdd start accepts as an issue (lifecycle.CheckIssue).
-var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+var issueName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+})
 
 // check refuses a workflow whose names could not have been written by git
 // tdd: an issue that is not an issue name, or text with control characters.
@@ -61,7 +64,7 @@ var issueName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 // human's terminal (merge's question, status): an ESC c there clears the
 // screen right where the human decides.
 func (w *Workflow) check(key string) error {
-	if !issueName.MatchString(w.Issue) {
+	if !issueName().MatchString(w.Issue) {
 		return fmt.Errorf("workflow %q: invalid issue %q", key, w.Issue)
 	}
 	if _, ok := RecordNumber(key, w.Issue); !ok {
