@@ -24,10 +24,22 @@ import (
 
 // Globals are the flags every command has.
 type Globals struct {
-	Directory string           `short:"C" name:"directory" placeholder:"DIR" help:"Run as if started in DIR, like git -C."`
-	Color     string           `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour output: auto, always or never."`
-	NoPager   bool             `name:"no-pager" help:"Show reviews straight on the terminal, not through git's pager."`
-	Version   kong.VersionFlag `help:"Print the version and exit."`
+	Directory string      `short:"C" name:"directory" placeholder:"DIR" help:"Run as if started in DIR, like git -C."`
+	Color     string      `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour output: auto, always or never."`
+	NoPager   bool        `name:"no-pager" help:"Show reviews straight on the terminal, not through git's pager."`
+	Version   VersionFlag `help:"Print the version and exit."`
+}
+
+// VersionFlag prints the version and exits, as kong.VersionFlag does, but
+// works the version out only when asked: reading the build information and
+// parsing git describe's words is start-up time every other command paid.
+type VersionFlag bool
+
+// BeforeReset prints "git tdd 1.2.3 (commit …)" and exits 0.
+func (VersionFlag) BeforeReset(app *kong.Kong) error {
+	fmt.Fprintln(app.Stdout, app.Model.Name+" "+version.String())
+	app.Exit(0)
+	return nil
 }
 
 // Env is what a command's Run method gets: the streams, the environment, the
@@ -213,7 +225,6 @@ func (app App) Parser(options ...kong.Option) (*kong.Kong, error) {
 		kong.Description(app.Description),
 		kong.Help(helpWithExitCodes),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"version": app.Usage + " " + version.String()},
 	}, options...)...)
 }
 
