@@ -119,11 +119,22 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 			code = int(c)
 		}
 	}()
-	parser, err := app.Parser(kong.Writers(stdout, stderr), kong.Exit(func(c int) { panic(exitPanic(c)) }), kong.Bind(env))
-	if err != nil {
-		panic(err) // the command tree itself is wrong: a programming error
+	parse := func(app App) (*kong.Kong, *kong.Context, error) {
+		env.Globals = app.Globals
+		parser, err := app.Parser(kong.Writers(stdout, stderr), kong.Exit(func(c int) { panic(exitPanic(c)) }), kong.Bind(env))
+		if err != nil {
+			panic(err) // the command tree itself is wrong: a programming error
+		}
+		kctx, err := parser.Parse(args)
+		return parser, kctx, err
 	}
-	kctx, err := parser.Parse(args)
+	// the command args name, alone; when they name none, or do not parse,
+	// the whole tree, whose error and hint are the ones to give
+	one, pruned := app.named(args)
+	parser, kctx, err := parse(one)
+	if err != nil && pruned {
+		parser, kctx, err = parse(app)
+	}
 	if err != nil {
 		term.PrintError(stderr, app.Prog, didYouMean(err, parser, args))
 		fmt.Fprintf(stderr, "hint: run '%s -h' for usage\n", helpFor(err, app.Usage, args))
