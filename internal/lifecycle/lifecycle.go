@@ -78,14 +78,11 @@ func (e *Env) signingKey() string {
 	return key
 }
 
-var (
-	issueName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`) })
-	issueNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[1-9][0-9]{0,17}$`) })
-)
+var issueNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[1-9][0-9]{0,17}$`) })
 
 // CheckIssue refuses an issue name that cannot be part of a branch and a path.
 func CheckIssue(issue string) error {
-	if !issueName().MatchString(issue) || strings.Contains(issue, "..") || strings.HasSuffix(issue, ".lock") {
+	if !state.IsIssueName(issue) || strings.Contains(issue, "..") || strings.HasSuffix(issue, ".lock") {
 		return exitcode.New(exitcode.Usage, "invalid issue %q: an issue is a positive integer (87), or a name of letters, digits, '.', '_' and '-' that the [issue] pattern of .git-tdd.toml matches", issue)
 	}
 	return nil
