@@ -11,9 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"reflect"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -27,10 +25,22 @@ import (
 
 // Globals are the flags every command has.
 type Globals struct {
-	Directory string           `short:"C" name:"directory" placeholder:"DIR" help:"Run as if started in DIR, like git -C."`
-	Color     string           `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour output: auto, always or never."`
-	NoPager   bool             `name:"no-pager" help:"Show reviews straight on the terminal, not through git's pager."`
-	Version   kong.VersionFlag `help:"Print the version and exit."`
+	Directory string      `short:"C" name:"directory" placeholder:"DIR" help:"Run as if started in DIR, like git -C."`
+	Color     string      `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour output: auto, always or never."`
+	NoPager   bool        `name:"no-pager" help:"Show reviews straight on the terminal, not through git's pager."`
+	Version   VersionFlag `help:"Print the version and exit."`
+}
+
+// VersionFlag prints the version and exits, as kong.VersionFlag does, but
+// works the version out only when asked: reading the build information and
+// parsing git describe's words is start-up time every other command paid.
+type VersionFlag bool
+
+// BeforeReset prints "git tdd 1.2.3 (commit …)" and exits 0.
+func (VersionFlag) BeforeReset(app *kong.Kong) error {
+	fmt.Fprintln(app.Stdout, app.Model.Name+" "+version.String())
+	app.Exit(0)
+	return nil
 }
 
 // Env is what a command's Run method gets: the streams, the environment, the
@@ -79,10 +89,6 @@ type App struct {
 	// Direct are internal commands that git's hooks run on every commit: they
 	// skip building the command-line model, which costs milliseconds each time.
 	Direct map[string]func(env *Env, args []string) error
-	// Narrow are the commands whose model is built alone when the command
-	// line starts with one of them: kong builds the model of the whole tree
-	// (every tag parsed, every help interpolated: 1.4 ms) on every start.
-	Narrow []string
 }
 
 type exitPanic int
@@ -120,18 +126,22 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 			code = int(c)
 		}
 	}()
-	options := []kong.Option{kong.Writers(stdout, stderr), kong.Exit(func(c int) { panic(exitPanic(c)) }), kong.Bind(env)}
-	if kctx, ok := app.ParseNarrow(args, options...); ok {
-		if err := env.checkCwd(); err != nil {
-			return finish(env, err)
+	parse := func(app App) (*kong.Kong, *kong.Context, error) {
+		env.Globals = app.Globals
+		parser, err := app.Parser(kong.Writers(stdout, stderr), kong.Exit(func(c int) { panic(exitPanic(c)) }), kong.Bind(env))
+		if err != nil {
+			panic(err) // the command tree itself is wrong: a programming error
 		}
-		return finish(env, kctx.Run())
+		kctx, err := parser.Parse(args)
+		return parser, kctx, err
 	}
-	parser, err := app.Parser(options...)
-	if err != nil {
-		panic(err) // the command tree itself is wrong: a programming error
+	// the command args name, alone; when they name none, or do not parse,
+	// the whole tree, whose error and hint are the ones to give
+	one, pruned := app.named(args)
+	parser, kctx, err := parse(one)
+	if err != nil && pruned {
+		parser, kctx, err = parse(app)
 	}
-	kctx, err := parser.Parse(args)
 	if err != nil {
 		term.PrintError(stderr, app.Prog, didYouMean(err, parser, args))
 		fmt.Fprintf(stderr, "hint: run '%s -h' for usage\n", helpFor(err, app.Usage, args))
@@ -233,64 +243,7 @@ func (app App) Parser(options ...kong.Option) (*kong.Kong, error) {
 		kong.Description(app.Description),
 		kong.Help(helpWithExitCodes),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Vars{"version": app.Usage + " " + version.String()},
 	}, options...)...)
-}
-
-// ParseNarrow parses args with the model of the one command they start with,
-// when it is one of app.Narrow and they ask for no help: a command line that
-// parses so parses the same in the whole tree. ok is false for anything else
-// (another command, a global flag first, help, an error), which the whole
-// tree parses, so that its help and its errors are said as always.
-func (app App) ParseNarrow(args []string, options ...kong.Option) (*kong.Context, bool) {
-	if len(args) == 0 || !slices.Contains(app.Narrow, args[0]) {
-		return nil, false
-	}
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "-h" || a == "--help" {
-			return nil, false
-		}
-	}
-	cmd, tag, ok := app.command(args[0])
-	if !ok {
-		return nil, false
-	}
-	var root struct {
-		Globals `embed:""`
-	}
-	parser, err := kong.New(&root, append([]kong.Option{
-		kong.Name(app.Usage),
-		kong.Description(app.Description),
-		kong.Vars{"version": app.Usage + " " + version.String()},
-		kong.DynamicCommand(args[0], "", "", cmd, tag),
-	}, options...)...)
-	if err != nil {
-		return nil, false
-	}
-	kctx, err := parser.Parse(args)
-	if err != nil {
-		return nil, false
-	}
-	*app.Globals = root.Globals
-	return kctx, true
-}
-
-// command is the field of app.CLI that is the command name, with its tags.
-func (app App) command(name string) (cmd any, tag string, ok bool) {
-	v := reflect.ValueOf(app.CLI).Elem()
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if _, isCmd := f.Tag.Lookup("cmd"); !isCmd {
-			continue
-		}
-		if n := f.Tag.Get("name"); n == name || n == "" && strings.ToLower(f.Name) == name {
-			return v.Field(i).Addr().Interface(), string(f.Tag), true
-		}
-	}
-	return nil, "", false
 }
 
 // finish prints err, if any, and chooses the exit code.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
@@ -69,7 +70,9 @@ func howGone(w *state.Workflow) string {
 
 // issueSuffix is the end of a worktree's name as [worktree] dir names it by
 // default ("../{repo}-issue-{issue}").
-var issueSuffix = regexp.MustCompile(`-issue-[^/]+$`)
+var issueSuffix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`-issue-[^/]+$`)
+})
 
 // maxSiblings bounds the directories looked into for the repository a removed
 // worktree belonged to.
@@ -92,7 +95,7 @@ func removedWorktree(ctx context.Context, dir string) (string, *state.Workflow) 
 		}
 		return "", nil
 	}
-	candidates := []string{issueSuffix.ReplaceAllString(dir, ""), near}
+	candidates := []string{issueSuffix().ReplaceAllString(dir, ""), near}
 	if entries, err := os.ReadDir(near); err == nil {
 		for i, en := range entries {
 			if i == maxSiblings {

@@ -59,7 +59,7 @@ func TestIssueSuffix(t *testing.T) {
 		"/src/calc":             "/src/calc",
 		"/src/calc-issue-issue": "/src/calc",
 	} {
-		if got := issueSuffix.ReplaceAllString(in, ""); got != want {
+		if got := issueSuffix().ReplaceAllString(in, ""); got != want {
 			t.Errorf("%s: %s, want %s", in, got, want)
 		}
 	}

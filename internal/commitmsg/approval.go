@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -33,11 +34,15 @@ var ErrNoApproval = errors.New("no " + ApprovedKey + " trailer")
 
 // approvalValue is the one form of an approval's value: an RFC 3339 time, one
 // space, tree= and a SHA-1 or SHA-256 object id.
-var approvalValue = regexp.MustCompile(`^(\S+) tree=([0-9a-f]{40}|[0-9a-f]{64})$`)
+var approvalValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\S+) tree=([0-9a-f]{40}|[0-9a-f]{64})$`)
+})
 
 // looseApproval finds a Diffgate-Approved line anywhere, to say where it is
 // when it does not count.
-var looseApproval = regexp.MustCompile(`(?im)^[ \t]*` + ApprovedKey + `[ \t]*:`)
+var looseApproval = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[ \t]*` + ApprovedKey + `[ \t]*:`)
+})
 
 // ParseApproval reads the approval of a commit message. It counts only in the
 // message's final trailer block (FinalTrailers), there must be exactly one
@@ -58,7 +63,7 @@ func ParseApproval(msg string) (Approval, error) {
 		}
 	}
 	switch {
-	case len(found) == 0 && looseApproval.MatchString(msg):
+	case len(found) == 0 && looseApproval().MatchString(msg):
 		return Approval{}, fmt.Errorf("%w in the message's final trailer block (a line elsewhere in the message is not one)", ErrNoApproval)
 	case len(found) == 0:
 		return Approval{}, ErrNoApproval
@@ -66,7 +71,7 @@ func ParseApproval(msg string) (Approval, error) {
 		return Approval{}, fmt.Errorf("%d %s trailers: an approval is one", len(found), ApprovedKey)
 	}
 	t := found[0]
-	m := approvalValue.FindStringSubmatch(t.Value)
+	m := approvalValue().FindStringSubmatch(t.Value)
 	var at time.Time
 	err := errors.New("malformed")
 	if m != nil {

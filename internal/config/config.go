@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -500,11 +501,13 @@ func oneOf(s string, options ...string) bool {
 	return false
 }
 
-var decodeErrRe = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
+var decodeErrRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key "([^"]*)"\): (.*)$`)
+})
 
 // decodeError turns the decoder's "toml: line N (last key K): msg" into file:line: K: msg.
 func decodeError(name string, err error) error {
-	m := decodeErrRe.FindStringSubmatch(err.Error())
+	m := decodeErrRe().FindStringSubmatch(err.Error())
 	if m == nil {
 		return &Error{File: name, Msg: strings.TrimPrefix(err.Error(), "toml: ")}
 	}
@@ -512,7 +515,9 @@ func decodeError(name string, err error) error {
 	return &Error{File: name, Line: line, Msg: m[2] + ": " + m[3]}
 }
 
-var tableRe = regexp.MustCompile(`^\s*\[+\s*([^\]]+?)\s*\]+\s*(#.*)?$`)
+var tableRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*\[+\s*([^\]]+?)\s*\]+\s*(#.*)?$`)
+})
 
 // keyLine finds the line where key is set, for error messages; 0 when unsure.
 func keyLine(src string, key toml.Key) int {
@@ -522,7 +527,7 @@ func keyLine(src string, key toml.Key) int {
 	table, leaf := strings.Join(key[:len(key)-1], "."), key[len(key)-1]
 	current := ""
 	for i, line := range strings.Split(src, "\n") {
-		if m := tableRe.FindStringSubmatch(line); m != nil {
+		if m := tableRe().FindStringSubmatch(line); m != nil {
 			current = strings.ReplaceAll(m[1], " ", "")
 			if current == strings.Join(key, ".") {
 				return i + 1

@@ -88,28 +88,32 @@ var secretNames = []string{".env", ".env.*", "*.pem", "*.key", "*secret*", "id_r
 // literals one of which any match contains: a cheap search for them decides
 // whether the regular expression runs at all, which keeps the check of a large
 // bundle at the speed of reading it.
-var secretContent = []struct {
+var secretContent = sync.OnceValue(func() []secretShape {
+	return []secretShape{
+		{"a private key", []string{"PRIVATE KEY"}, false, regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
+		{"an AWS access key id", []string{"AKIA", "ASIA"}, false, regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
+		{"an AWS secret access key", []string{"aws_secret_access_key"}, true, regexp.MustCompile(`(?i)aws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}`)},
+		{"a GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, false, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`)},
+		{"a Slack token", []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, false, regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`)},
+		{"a Slack webhook", []string{"hooks.slack.com/services/"}, false, regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+`)},
+		{"a Google API key", []string{"AIza"}, false, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+		{"a Stripe secret key", []string{"_live_"}, false, regexp.MustCompile(`\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b`)},
+		{"an OpenAI or Anthropic key", []string{"sk-"}, false, regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}\b`)},
+		{"an npm token", []string{"npm_"}, false, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
+		{"a PyPI token", []string{"pypi-"}, false, regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_-]{50,}`)},
+		// a PEM private key base64-encoded again (a kubeconfig's client-key-data):
+		// "-----BEGIN " then "PRIVATE KEY" at any of base64's three alignments
+		{"a base64-encoded private key", []string{"LS0tLS1CRUdJTi"}, false, regexp.MustCompile(`LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,40}?(?:UFJJVkFURSBLRVk|BSSVZBVEUgS0VZ|QUklWQVRFIEtFW)`)},
+		{"a PuTTY private key", []string{"PuTTY-User-Key-File-"}, false, regexp.MustCompile(`PuTTY-User-Key-File-\d+:[\s\S]*?Private-Lines:`)},
+		{"a password in a URL", []string{"://"}, false, regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]+:[^/\s@'"]{3,}@[A-Za-z0-9.-]`)},
+	}
+})
+
+type secretShape struct {
 	what    string
 	needles []string // any of them, in the case given (or lower case, with fold)
 	fold    bool
 	re      *regexp.Regexp
-}{
-	{"a private key", []string{"PRIVATE KEY"}, false, regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
-	{"an AWS access key id", []string{"AKIA", "ASIA"}, false, regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`)},
-	{"an AWS secret access key", []string{"aws_secret_access_key"}, true, regexp.MustCompile(`(?i)aws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}`)},
-	{"a GitHub token", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, false, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b`)},
-	{"a Slack token", []string{"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"}, false, regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}`)},
-	{"a Slack webhook", []string{"hooks.slack.com/services/"}, false, regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Za-z0-9_]+/B[A-Za-z0-9_]+/[A-Za-z0-9_]+`)},
-	{"a Google API key", []string{"AIza"}, false, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{"a Stripe secret key", []string{"_live_"}, false, regexp.MustCompile(`\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b`)},
-	{"an OpenAI or Anthropic key", []string{"sk-"}, false, regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}\b`)},
-	{"an npm token", []string{"npm_"}, false, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
-	{"a PyPI token", []string{"pypi-"}, false, regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_-]{50,}`)},
-	// a PEM private key base64-encoded again (a kubeconfig's client-key-data):
-	// "-----BEGIN " then "PRIVATE KEY" at any of base64's three alignments
-	{"a base64-encoded private key", []string{"LS0tLS1CRUdJTi"}, false, regexp.MustCompile(`LS0tLS1CRUdJTi[A-Za-z0-9+/]{0,40}?(?:UFJJVkFURSBLRVk|BSSVZBVEUgS0VZ|QUklWQVRFIEtFW)`)},
-	{"a PuTTY private key", []string{"PuTTY-User-Key-File-"}, false, regexp.MustCompile(`PuTTY-User-Key-File-\d+:[\s\S]*?Private-Lines:`)},
-	{"a password in a URL", []string{"://"}, false, regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]+:[^/\s@'"]{3,}@[A-Za-z0-9.-]`)},
 }
 
 // Check reads paths (relative to cwd, or absolute) through the path gate and
@@ -221,7 +225,7 @@ func SecretName(rel string, extra []string) string {
 func SecretContent(b []byte) string {
 	what := ""
 	eachSecret(b, func(i int) bool {
-		what = "it contains " + secretContent[i].what
+		what = "it contains " + secretContent()[i].what
 		return false
 	})
 	return what
@@ -234,10 +238,10 @@ func Redact(s string) string {
 	b := []byte(s)
 	// each round removes every match of one shape; a note never has one, so
 	// this ends, and the bound only guards that
-	for changed, round := true, 0; changed && round <= len(secretContent); round++ {
+	for changed, round := true, 0; changed && round <= len(secretContent()); round++ {
 		changed = false
 		eachSecret(b, func(i int) bool {
-			sc := secretContent[i]
+			sc := secretContent()[i]
 			b, changed = sc.re.ReplaceAll(b, []byte("[redacted: "+sc.what+"]")), true
 			return false // b changed: look again from the first shape
 		})
@@ -250,7 +254,7 @@ func Redact(s string) string {
 // whether a shape's regular expression runs at all.
 func eachSecret(b []byte, fn func(i int) bool) {
 	var lower []byte
-	for i, s := range secretContent {
+	for i, s := range secretContent() {
 		hay := b
 		if s.fold {
 			if lower == nil {

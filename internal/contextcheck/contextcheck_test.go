@@ -97,7 +97,7 @@ func TestSecretContent(t *testing.T) {
 			t.Errorf("%q: %s", clean, got)
 		}
 	}
-	for _, s := range secretContent {
+	for _, s := range secretContent() {
 		for in := range examples {
 			if m := s.re.FindString(in); m != "" {
 				hay := m

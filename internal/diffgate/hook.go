@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/cmdline"
 	"github.com/git-tdd/git-tdd/internal/commitmsg"
@@ -134,7 +135,9 @@ func sequencing(repo *gitx.Repo) bool {
 }
 
 // trailerTree finds the tree a Diffgate-Approved trailer line names.
-var trailerTree = regexp.MustCompile(`(?m)^` + TrailerKey + `:[^\n]*\btree=([0-9a-f]+)[^\n]*\n?`)
+var trailerTree = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^` + TrailerKey + `:[^\n]*\btree=([0-9a-f]+)[^\n]*\n?`)
+})
 
 // hookTrailer adds the approval trailer to the commit message: for -m, templates,
 // --amend and merges alike, never twice. A trailer that names another tree (from
@@ -203,8 +206,8 @@ func dropStaleTrailers(path, tree string) error {
 	if err != nil {
 		return err
 	}
-	out := trailerTree.ReplaceAllFunc(msg, func(line []byte) []byte {
-		if m := trailerTree.FindSubmatch(line); m != nil && string(m[1]) == tree {
+	out := trailerTree().ReplaceAllFunc(msg, func(line []byte) []byte {
+		if m := trailerTree().FindSubmatch(line); m != nil && string(m[1]) == tree {
 			return line
 		}
 		return nil

@@ -38,6 +38,5 @@ func app() cmdline.App {
 		Prog: "git-diffgate", Usage: "git diffgate", Description: description,
 		CLI: &cli, Globals: &cli.Globals,
 		Direct: map[string]func(*cmdline.Env, []string) error{"hook": runHook},
-		Narrow: []string{"review", "report", "install", "uninstall", "status", "verify"},
 	}
 }

@@ -198,7 +198,9 @@ func warnTreeChanged(env *cmdline.Env, head gitx.CommitHeader) {
 
 // anyApproval finds a Diffgate-Approved line, whatever its case, spacing or
 // place in the message, and the continuation lines after it.
-var anyApproval = regexp.MustCompile(`(?im)^[ \t]*` + commitmsg.ApprovedKey + `[ \t]*:.*\n?(?:[ \t]+\S.*\n?)*`)
+var anyApproval = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[ \t]*` + commitmsg.ApprovedKey + `[ \t]*:.*\n?(?:[ \t]+\S.*\n?)*`)
+})
 
 // dropApprovalTrailers removes every approval line of a message file, and
 // ends it with a newline (see dropStaleTrailers).
@@ -207,7 +209,7 @@ func dropApprovalTrailers(path string) error {
 	if err != nil {
 		return err
 	}
-	out := anyApproval.ReplaceAll(msg, nil)
+	out := anyApproval().ReplaceAll(msg, nil)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
 		out = append(out, '\n')
 	}

@@ -40,14 +40,14 @@ func SplitAnswer(answer string) ([]Section, error) {
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		if fence == "" {
-			if m := fileRe.FindStringSubmatch(t); m != nil {
+			if m := fileRe().FindStringSubmatch(t); m != nil {
 				if err := flush(); err != nil {
 					return nil, err
 				}
 				cur, body = &Section{Path: strings.Trim(m[1], "`*\"' "), Line: i + 1}, nil
 				continue
 			}
-			if m := fenceRe.FindStringSubmatch(l); m != nil {
+			if m := fenceRe().FindStringSubmatch(l); m != nil {
 				fence = m[2]
 			}
 		} else if strings.HasPrefix(t, fence[:1]) && strings.Trim(t, fence[:1]) == "" && len(t) >= len(fence) {
@@ -103,11 +103,11 @@ func hasEditMarkers(lines []string) bool {
 			}
 			continue
 		}
-		if m := fenceRe.FindStringSubmatch(l); m != nil {
+		if m := fenceRe().FindStringSubmatch(l); m != nil {
 			fence = m[2]
 			continue
 		}
-		if findRe.MatchString(l) || searchRe.MatchString(t) {
+		if findRe().MatchString(l) || searchRe().MatchString(t) {
 			return true
 		}
 	}

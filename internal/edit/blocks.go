@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The input formats git tdd patch reads, as --format names them.
@@ -65,14 +66,14 @@ func (e *ParseError) Error() string {
 }
 
 var (
-	changeRe   = regexp.MustCompile(`^#{2,4}\s*CHANGE\s*\d*\s*:?\s*(.*)$`)
-	fileRe     = regexp.MustCompile(`^#{2,4}\s*FILE\s*:\s*(.+?)\s*$`)
-	findRe     = regexp.MustCompile(`(?i)^\s*\**\s*FIND\s*:?\s*\**\s*$`)
-	replaceRe  = regexp.MustCompile(`(?i)^\s*\**\s*REPLACE(\s+WITH)?\s*:?\s*\**\s*$`)
-	fenceRe    = regexp.MustCompile("^(\\s*)(`{3,}|~{3,})(.*)$")
-	searchRe   = regexp.MustCompile(`^<{5,9}\s*SEARCH\s*$`)
-	dividerRe  = regexp.MustCompile(`^={5,9}\s*$`)
-	replaceEnd = regexp.MustCompile(`^>{5,9}\s*REPLACE\s*$`)
+	changeRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#{2,4}\s*CHANGE\s*\d*\s*:?\s*(.*)$`) })
+	fileRe     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#{2,4}\s*FILE\s*:\s*(.+?)\s*$`) })
+	findRe     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^\s*\**\s*FIND\s*:?\s*\**\s*$`) })
+	replaceRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^\s*\**\s*REPLACE(\s+WITH)?\s*:?\s*\**\s*$`) })
+	fenceRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^(\\s*)(`{3,}|~{3,})(.*)$") })
+	searchRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<{5,9}\s*SEARCH\s*$`) })
+	dividerRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^={5,9}\s*$`) })
+	replaceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^>{5,9}\s*REPLACE\s*$`) })
 )
 
 // ParseBlocks reads edit blocks in any of the formats, each recognised where
@@ -138,11 +139,11 @@ func (p *blockParser) next() error {
 	line := p.lines[p.i]
 	trimmed := strings.TrimSpace(line)
 	switch {
-	case fileRe.MatchString(trimmed):
+	case fileRe().MatchString(trimmed):
 		if err := p.endDiff(); err != nil {
 			return err
 		}
-		p.file = strings.Trim(fileRe.FindStringSubmatch(trimmed)[1], "`*\"' ")
+		p.file = strings.Trim(fileRe().FindStringSubmatch(trimmed)[1], "`*\"' ")
 		p.i++
 	case p.reads(FormatCodex) && p.codexStart():
 		if err := p.endDiff(); err != nil {
@@ -151,16 +152,16 @@ func (p *blockParser) next() error {
 		return p.codex()
 	case p.reads(FormatUnified) && p.diffLine():
 		return p.unified()
-	case p.reads(FormatSeed) && changeRe.MatchString(trimmed):
-		p.desc = strings.TrimSpace(changeRe.FindStringSubmatch(trimmed)[1])
+	case p.reads(FormatSeed) && changeRe().MatchString(trimmed):
+		p.desc = strings.TrimSpace(changeRe().FindStringSubmatch(trimmed)[1])
 		p.i++
-	case p.reads(FormatSeed) && findRe.MatchString(line):
+	case p.reads(FormatSeed) && findRe().MatchString(line):
 		return p.seedBlock()
-	case p.reads(FormatSeed) && replaceRe.MatchString(line):
+	case p.reads(FormatSeed) && replaceRe().MatchString(line):
 		return &ParseError{p.i + 1, "REPLACE WITH: without a FIND: before it", false}
-	case p.reads(FormatAider) && searchRe.MatchString(trimmed):
+	case p.reads(FormatAider) && searchRe().MatchString(trimmed):
 		return p.aiderBlock()
-	case p.reads(FormatAider) && (dividerRe.MatchString(trimmed) || replaceEnd.MatchString(trimmed)):
+	case p.reads(FormatAider) && (dividerRe().MatchString(trimmed) || replaceEnd().MatchString(trimmed)):
 		return &ParseError{p.i + 1, fmt.Sprintf("%q without a <<<<<<< SEARCH before it", trimmed), false}
 	default:
 		if p.reads(FormatAider) {
@@ -174,7 +175,7 @@ func (p *blockParser) next() error {
 
 // trackFence follows the fences of the text around the blocks.
 func (p *blockParser) trackFence(line string) {
-	m := fenceRe.FindStringSubmatch(line)
+	m := fenceRe().FindStringSubmatch(line)
 	switch {
 	case m == nil:
 	case p.fence == "":
@@ -188,7 +189,7 @@ func (p *blockParser) trackFence(line string) {
 // block (or its fence). Only a line that looks like a path counts: one word,
 // with a directory or an extension; prose before a block is prose.
 func (p *blockParser) maybeFileName(s string) {
-	if s == "" || fenceRe.MatchString(s) {
+	if s == "" || fenceRe().MatchString(s) {
 		return
 	}
 	j := p.i + 1
@@ -196,7 +197,7 @@ func (p *blockParser) maybeFileName(s string) {
 		return
 	}
 	nxt := strings.TrimSpace(p.lines[j])
-	if !(fenceRe.MatchString(nxt) && j+1 < len(p.lines) && searchRe.MatchString(strings.TrimSpace(p.lines[j+1])) || searchRe.MatchString(nxt)) {
+	if !(fenceRe().MatchString(nxt) && j+1 < len(p.lines) && searchRe().MatchString(strings.TrimSpace(p.lines[j+1])) || searchRe().MatchString(nxt)) {
 		return
 	}
 	if name := strings.Trim(s, "`*: "); pathLike(name) {
@@ -220,7 +221,7 @@ func (p *blockParser) seedBlock() error {
 	for p.i < len(p.lines) && strings.TrimSpace(p.lines[p.i]) == "" {
 		p.i++
 	}
-	if p.i >= len(p.lines) || !replaceRe.MatchString(p.lines[p.i]) {
+	if p.i >= len(p.lines) || !replaceRe().MatchString(p.lines[p.i]) {
 		return &ParseError{start, "FIND: without a REPLACE WITH: after its block", p.i >= len(p.lines)}
 	}
 	p.i++
@@ -242,7 +243,7 @@ func (p *blockParser) fenced(label string) ([]string, error) {
 	if p.i >= len(p.lines) {
 		return nil, &ParseError{p.i, label + " without a fenced block after it", true}
 	}
-	m := fenceRe.FindStringSubmatch(p.lines[p.i])
+	m := fenceRe().FindStringSubmatch(p.lines[p.i])
 	if m == nil {
 		return nil, &ParseError{p.i + 1, label + " must be followed by a fenced block (```)", false}
 	}
@@ -265,8 +266,8 @@ func (p *blockParser) aiderBlock() error {
 	start := p.i + 1
 	p.i++
 	var find, repl []string
-	for ; p.i < len(p.lines) && !dividerRe.MatchString(strings.TrimSpace(p.lines[p.i])); p.i++ {
-		if searchRe.MatchString(strings.TrimSpace(p.lines[p.i])) || replaceEnd.MatchString(strings.TrimSpace(p.lines[p.i])) {
+	for ; p.i < len(p.lines) && !dividerRe().MatchString(strings.TrimSpace(p.lines[p.i])); p.i++ {
+		if searchRe().MatchString(strings.TrimSpace(p.lines[p.i])) || replaceEnd().MatchString(strings.TrimSpace(p.lines[p.i])) {
 			return &ParseError{p.i + 1, "a SEARCH block without its ======= divider", false}
 		}
 		find = append(find, p.lines[p.i])
@@ -275,8 +276,8 @@ func (p *blockParser) aiderBlock() error {
 		return &ParseError{start, "<<<<<<< SEARCH without =======", true}
 	}
 	p.i++
-	for ; p.i < len(p.lines) && !replaceEnd.MatchString(strings.TrimSpace(p.lines[p.i])); p.i++ {
-		if searchRe.MatchString(strings.TrimSpace(p.lines[p.i])) || dividerRe.MatchString(strings.TrimSpace(p.lines[p.i])) {
+	for ; p.i < len(p.lines) && !replaceEnd().MatchString(strings.TrimSpace(p.lines[p.i])); p.i++ {
+		if searchRe().MatchString(strings.TrimSpace(p.lines[p.i])) || dividerRe().MatchString(strings.TrimSpace(p.lines[p.i])) {
 			return &ParseError{p.i + 1, "a REPLACE block without its >>>>>>> REPLACE end", false}
 		}
 		repl = append(repl, p.lines[p.i])
@@ -305,13 +306,13 @@ func (p *blockParser) add(b Block) {
 func WholeFile(input []byte) (path string, content []byte, ok bool) {
 	s := strings.TrimPrefix(string(input), "\ufeff")
 	header, rest, found := strings.Cut(strings.TrimLeft(s, " \t\r\n"), "\n")
-	m := fileRe.FindStringSubmatch(strings.TrimSpace(header))
+	m := fileRe().FindStringSubmatch(strings.TrimSpace(header))
 	if !found || m == nil {
 		return "", nil, false
 	}
 	rest = strings.TrimLeft(rest, " \t\r\n")
 	open, body, found := strings.Cut(rest, "\n")
-	fm := fenceRe.FindStringSubmatch(strings.TrimSuffix(open, "\r"))
+	fm := fenceRe().FindStringSubmatch(strings.TrimSuffix(open, "\r"))
 	if !found || fm == nil || fm[1] != "" {
 		return "", nil, false
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -15,7 +16,9 @@ import (
 // "*** End of File" ends a section at the end of the file. As Codex does,
 // markers may be indented, and the envelope may be left out.
 
-var codexFileRe = regexp.MustCompile(`^\*\*\* (Update|Add|Delete) File: *(.+?)\s*$`)
+var codexFileRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\*\*\* (Update|Add|Delete) File: *(.+?)\s*$`)
+})
 
 const (
 	codexBegin = "*** Begin Patch"
@@ -27,7 +30,7 @@ const (
 // codexStart reports whether a Codex patch starts at p.i.
 func (p *blockParser) codexStart() bool {
 	t := strings.TrimSpace(p.lines[p.i])
-	return t == codexBegin || codexFileRe.MatchString(t)
+	return t == codexBegin || codexFileRe().MatchString(t)
 }
 
 // codex reads a Codex patch: with its envelope, up to "*** End Patch"; without
@@ -45,7 +48,7 @@ func (p *blockParser) codex() error {
 		case t == codexEnd:
 			p.i++
 			return nil
-		case codexFileRe.MatchString(t):
+		case codexFileRe().MatchString(t):
 			if err := p.codexFile(); err != nil {
 				return err
 			}
@@ -66,7 +69,7 @@ func (p *blockParser) codex() error {
 // codexMarker reports whether a trimmed line is one of the markers that end
 // an @@ section; other lines that start with "***" after a space are content.
 func codexMarker(t string) bool {
-	return t == codexEnd || t == codexEOF || codexFileRe.MatchString(t) || strings.HasPrefix(t, codexMove)
+	return t == codexEnd || t == codexEOF || codexFileRe().MatchString(t) || strings.HasPrefix(t, codexMove)
 }
 
 // codexish reports whether a line could belong to a Codex file section.
@@ -76,7 +79,7 @@ func codexish(l string) bool {
 
 // codexFile reads one file operation.
 func (p *blockParser) codexFile() error {
-	m := codexFileRe.FindStringSubmatch(strings.TrimSpace(p.lines[p.i]))
+	m := codexFileRe().FindStringSubmatch(strings.TrimSpace(p.lines[p.i]))
 	op, path, line := m[1], m[2], p.i+1
 	p.i++
 	switch op {
@@ -144,7 +147,7 @@ func (p *blockParser) codexUpdate(path string, line int) error {
 // codexHeader reads an "@@" line: "@@ <line>" is an anchor; a unified diff's
 // "@@ -l,s +l,s @@", which models write here too, gives line numbers.
 func (p *blockParser) codexHeader(cur *codexSection, l string) {
-	if m := hunkRe.FindStringSubmatch(l); m != nil {
+	if m := hunkRe().FindStringSubmatch(l); m != nil {
 		cur.b.OldStart, cur.b.NewStart = atoi(m[1]), atoi(m[3])
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Unified diffs: git's, diff -u's, and the ones models write, whose @@ line
@@ -13,9 +14,15 @@ import (
 // more lines that look like a hunk's).
 
 var (
-	hunkRe     = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
-	gitDiffRe  = regexp.MustCompile(`^diff --git (.*)$`)
-	extendedRe = regexp.MustCompile(`^(index |old mode |new mode |new file mode |deleted file mode |similarity index |dissimilarity index |rename from |rename to |copy from |copy to |Binary files |GIT binary patch)`)
+	hunkRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+	})
+	gitDiffRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^diff --git (.*)$`)
+	})
+	extendedRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(index |old mode |new mode |new file mode |deleted file mode |similarity index |dissimilarity index |rename from |rename to |copy from |copy to |Binary files |GIT binary patch)`)
+	})
 )
 
 const devNull = "/dev/null"
@@ -33,7 +40,7 @@ type diffFile struct {
 func (p *blockParser) diffLine() bool {
 	l := p.lines[p.i]
 	switch {
-	case gitDiffRe.MatchString(l), p.fileHeaderAt(p.i), hunkRe.MatchString(l):
+	case gitDiffRe().MatchString(l), p.fileHeaderAt(p.i), hunkRe().MatchString(l):
 		return true
 	case p.format == FormatUnified && strings.HasPrefix(l, "@@"):
 		return true // forced: a bare "@@" is a hunk too
@@ -51,7 +58,7 @@ func (p *blockParser) fileHeaderAt(i int) bool {
 func (p *blockParser) unified() error {
 	l := p.lines[p.i]
 	switch {
-	case gitDiffRe.MatchString(l):
+	case gitDiffRe().MatchString(l):
 		return p.gitHeader()
 	case p.fileHeaderAt(p.i):
 		return p.fileHeaders()
@@ -64,8 +71,8 @@ func (p *blockParser) gitHeader() error {
 	if err := p.endDiff(); err != nil {
 		return err
 	}
-	p.diff = &diffFile{path: gitPath(gitDiffRe.FindStringSubmatch(p.lines[p.i])[1]), line: p.i + 1}
-	for p.i++; p.i < len(p.lines) && extendedRe.MatchString(p.lines[p.i]); p.i++ {
+	p.diff = &diffFile{path: gitPath(gitDiffRe().FindStringSubmatch(p.lines[p.i])[1]), line: p.i + 1}
+	for p.i++; p.i < len(p.lines) && extendedRe().MatchString(p.lines[p.i]); p.i++ {
 		l := p.lines[p.i]
 		switch {
 		case strings.HasPrefix(l, "rename ") || strings.HasPrefix(l, "copy "):
@@ -182,7 +189,7 @@ func (p *blockParser) hunk() error {
 	start, header := p.i+1, p.lines[p.i]
 	b := Block{Line: start, Format: FormatUnified}
 	oldLeft, newLeft, counted := -1, -1, false
-	if m := hunkRe.FindStringSubmatch(header); m != nil {
+	if m := hunkRe().FindStringSubmatch(header); m != nil {
 		b.Description = m[0] // without the function name git puts after it
 		b.OldStart, b.NewStart = atoi(m[1]), atoi(m[3])
 		oldLeft, newLeft, counted = count(m[2]), count(m[4]), true
@@ -199,7 +206,7 @@ func (p *blockParser) hunk() error {
 			l = " " // a blank context line whose space was lost
 		}
 		kind := l[0]
-		if kind == '-' && p.fileHeaderAt(p.i) && (done || !counted || p.i+2 < len(p.lines) && hunkRe.MatchString(p.lines[p.i+2])) {
+		if kind == '-' && p.fileHeaderAt(p.i) && (done || !counted || p.i+2 < len(p.lines) && hunkRe().MatchString(p.lines[p.i+2])) {
 			break
 		}
 		switch kind {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/pysource"
 )
@@ -211,14 +212,16 @@ func goFiles(fsys fs.FS, dir, self string) []string {
 	return out
 }
 
-var modLine = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)"?\s*$`)
+var modLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)"?\s*$`)
+})
 
 // goModule is the directory of the go.mod nearest above dir, and the module
 // path it declares.
 func goModule(fsys fs.FS, dir string) (string, string) {
 	for {
 		if b, err := fs.ReadFile(fsys, path.Join(dir, "go.mod")); err == nil {
-			if m := modLine.FindSubmatch(b); m != nil {
+			if m := modLine().FindSubmatch(b); m != nil {
 				return dir, string(m[1])
 			}
 			return "", ""
@@ -238,16 +241,18 @@ type Ref struct {
 
 // failureRefs match a Python traceback's `File "x.py", line 12`, pytest's
 // `x.py:12: in f` and Go's `x.go:12:` (or `x.go:12:3:`).
-var failureRefs = []*regexp.Regexp{
-	regexp.MustCompile(`File "([^"\n]+\.py)", line (\d+)`),
-	regexp.MustCompile(`(?m)(?:^|[\s(])([^\s:"'()]+\.py):(\d+)\b`),
-	regexp.MustCompile(`(?m)(?:^|[\s(])([^\s:"'()]+\.go):(\d+):`),
-}
+var failureRefs = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`File "([^"\n]+\.py)", line (\d+)`),
+		regexp.MustCompile(`(?m)(?:^|[\s(])([^\s:"'()]+\.py):(\d+)\b`),
+		regexp.MustCompile(`(?m)(?:^|[\s(])([^\s:"'()]+\.go):(\d+):`),
+	}
+})
 
 // Named are the places an output points at, each once, in the order met.
 func Named(output string) []Ref {
 	var out []Ref
-	for _, re := range failureRefs {
+	for _, re := range failureRefs() {
 		for _, m := range re.FindAllStringSubmatch(output, -1) {
 			n, err := strconv.Atoi(m[2])
 			if err != nil {
@@ -266,14 +271,16 @@ func Named(output string) []Ref {
 func Identifiers(texts ...string) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range texts {
-		for _, id := range ident.FindAllString(t, -1) {
+		for _, id := range ident().FindAllString(t, -1) {
 			out[id] = true
 		}
 	}
 	return out
 }
 
-var ident = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+var ident = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+})
 
 // CodeIdentifiers are the names a markdown document uses in its code: its
 // fenced blocks and `inline code`, not its prose, where every word would be
@@ -285,14 +292,16 @@ func CodeIdentifiers(doc string) map[string]bool {
 			code = append(code, part)
 			continue
 		}
-		for _, m := range inlineCode.FindAllStringSubmatch(part, -1) {
+		for _, m := range inlineCode().FindAllStringSubmatch(part, -1) {
 			code = append(code, m[1])
 		}
 	}
 	return Identifiers(code...)
 }
 
-var inlineCode = regexp.MustCompile("`([^`\n]+)`")
+var inlineCode = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("`([^`\n]+)`")
+})
 
 // GoTestFiles are the test files of the module in fsys that declare the Go
 // test id names ("example.com/m/calc.TestMul", a subtest "….TestMul/case"):
@@ -309,7 +318,7 @@ func GoTestFiles(fsys fs.FS, id string) []string {
 		pkg, name := id[:i], id[i+1:]
 		name, _, _ = strings.Cut(name, "/") // a subtest's name
 		rest, ok := strings.CutPrefix(pkg, modPath)
-		if !ok || rest != "" && !strings.HasPrefix(rest, "/") || !testFunc.MatchString(name) {
+		if !ok || rest != "" && !strings.HasPrefix(rest, "/") || !testFunc().MatchString(name) {
 			continue
 		}
 		return declaring(fsys, path.Join(modDir, rest), name)
@@ -317,7 +326,9 @@ func GoTestFiles(fsys fs.FS, id string) []string {
 	return nil
 }
 
-var testFunc = regexp.MustCompile(`^(Test|Fuzz|Example|Benchmark)\w*$`)
+var testFunc = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(Test|Fuzz|Example|Benchmark)\w*$`)
+})
 
 // declaring are the _test.go files of dir that declare func name.
 func declaring(fsys fs.FS, dir, name string) []string {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v4"
 
@@ -203,11 +204,13 @@ func Gates(top, dir string) []Gate {
 }
 
 // entryRE finds what a command runs of git-diffgate's hooks.
-var entryRE = regexp.MustCompile(`(?:^|[\s/"'])git[- ]diffgate\s+hook\s+([a-z-]+)`)
+var entryRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s/"'])git[- ]diffgate\s+hook\s+([a-z-]+)`)
+})
 
 // runsOf is the hook of git-diffgate's that a command line runs, or "".
 func runsOf(cmd string) string {
-	m := entryRE.FindStringSubmatch(cmd)
+	m := entryRE().FindStringSubmatch(cmd)
 	if m == nil || (m[1] != Gating && !slices.Contains(All, m[1])) {
 		return ""
 	}

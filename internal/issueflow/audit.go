@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Kind is what an audit file records.
@@ -31,7 +32,9 @@ func FileName(n int, k Kind) string {
 	return fmt.Sprintf("%03d-%s%s", n, k, extension[k])
 }
 
-var auditName = regexp.MustCompile(`^([0-9]{3,})-(brief|draft|feedback|verdict|filed)\.(md|txt|json)$`)
+var auditName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([0-9]{3,})-(brief|draft|feedback|verdict|filed)\.(md|txt|json)$`)
+})
 
 // maxNumber bounds the audit files' numbers: a workflow has a few dozen.
 const maxNumber = 99999
@@ -40,7 +43,7 @@ const maxNumber = 99999
 func sortedAudit(names []string) []string {
 	var out []string
 	for _, n := range names {
-		if auditName.MatchString(n) {
+		if auditName().MatchString(n) {
 			out = append(out, n)
 		}
 	}
@@ -55,7 +58,7 @@ func sortedAudit(names []string) []string {
 }
 
 func auditNumber(name string) int {
-	n, err := strconv.Atoi(auditName.FindStringSubmatch(name)[1])
+	n, err := strconv.Atoi(auditName().FindStringSubmatch(name)[1])
 	if err != nil {
 		return maxNumber + 1
 	}
@@ -122,7 +125,7 @@ func PositionOf(names []string) (Position, error) {
 	}
 	var events []event
 	for _, name := range names {
-		m := auditName.FindStringSubmatch(name)
+		m := auditName().FindStringSubmatch(name)
 		if m == nil || "."+m[3] != extension[Kind(m[2])] {
 			continue
 		}

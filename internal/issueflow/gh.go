@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/runner"
@@ -168,7 +169,9 @@ func SameText(a, b string) bool {
 	return norm(a) == norm(b)
 }
 
-var issueURL = regexp.MustCompile(`^https?://\S+/issues/([0-9]+)$`)
+var issueURL = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^https?://\S+/issues/([0-9]+)$`)
+})
 
 // ParseIssueURL finds the issue's URL and number in gh issue create's output:
 // its last line that is one.
@@ -176,7 +179,7 @@ func ParseIssueURL(out []byte) (int, string, bool) {
 	ls := strings.Split(strings.TrimSpace(string(out)), "\n")
 	for i := len(ls) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(ls[i])
-		if m := issueURL.FindStringSubmatch(l); m != nil {
+		if m := issueURL().FindStringSubmatch(l); m != nil {
 			n, err := strconv.Atoi(m[1])
 			if err == nil && n > 0 {
 				return n, l, true

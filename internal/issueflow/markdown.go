@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -43,7 +44,9 @@ func fenceOf(l string) string {
 	return ""
 }
 
-var heading = regexp.MustCompile(`^ {0,3}# +(.*?)(?: +#+)? *$`)
+var heading = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ {0,3}# +(.*?)(?: +#+)? *$`)
+})
 
 // titleLine finds the draft's title: its first level-one ATX heading outside
 // code blocks that has text.
@@ -53,7 +56,7 @@ func titleLine(text []byte) (int, string) {
 		if fenced[i] {
 			continue
 		}
-		if m := heading.FindStringSubmatch(l); m != nil && strings.TrimSpace(m[1]) != "" {
+		if m := heading().FindStringSubmatch(l); m != nil && strings.TrimSpace(m[1]) != "" {
 			return i, strings.TrimSpace(m[1])
 		}
 	}
@@ -82,7 +85,9 @@ func Body(draft []byte) []byte {
 	return []byte(head + rest)
 }
 
-var labelsLine = regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?\*\*labels:?\*\*:?(.*)$`)
+var labelsLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?\*\*labels:?\*\*:?(.*)$`)
+})
 
 // Labels are the labels the draft names on its first **Labels:** line (seed
 // 004's parse_labels): comma-separated, quotes and backticks removed, the
@@ -93,7 +98,7 @@ func Labels(draft []byte) []string {
 		if fenced[i] {
 			continue
 		}
-		m := labelsLine.FindStringSubmatch(l)
+		m := labelsLine().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package issueflow
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The audit record git tdd adds to an issue's body, as an HTML comment
@@ -14,7 +15,9 @@ const auditPrefix = "<!-- git-tdd audit:"
 
 // auditComment is the record at the very end of a body: a line like it in
 // the draft itself (a model's, or an agent's) is text, not the record.
-var auditComment = regexp.MustCompile(`\n*<!-- git-tdd audit:((?: [0-9]{3,}-[a-z]+\.[a-z]+=[0-9a-f]{64})+) -->\s*$`)
+var auditComment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\n*<!-- git-tdd audit:((?: [0-9]{3,}-[a-z]+\.[a-z]+=[0-9a-f]{64})+) -->\s*$`)
+})
 
 // AuditComment is the record for files (audit file name to content).
 func AuditComment(files map[string][]byte) string {
@@ -35,7 +38,7 @@ func WithAuditComment(body []byte, files map[string][]byte) []byte {
 
 // ParseAuditComment reads the record from an issue's body: file name to sha256.
 func ParseAuditComment(body string) (map[string]string, bool) {
-	m := auditComment.FindStringSubmatch(strings.ReplaceAll(body, "\r\n", "\n"))
+	m := auditComment().FindStringSubmatch(strings.ReplaceAll(body, "\r\n", "\n"))
 	if m == nil {
 		return nil, false
 	}
@@ -50,7 +53,7 @@ func ParseAuditComment(body string) (map[string]string, bool) {
 // StripAuditComment is an issue's body without the record.
 func StripAuditComment(body string) string {
 	body = strings.ReplaceAll(body, "\r\n", "\n")
-	if loc := auditComment.FindStringIndex(body); loc != nil {
+	if loc := auditComment().FindStringIndex(body); loc != nil {
 		return body[:loc[0]] + "\n"
 	}
 	return body

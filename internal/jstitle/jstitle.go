@@ -11,6 +11,7 @@ package jstitle
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Exts are the file name endings of the files this package reads.
@@ -197,7 +198,9 @@ func titleOf(toks []token, from, to int) Part {
 // placeholders are what the runners' each fills in: printf's %s %d %i %f %j
 // %o %O %p %c, jest's %# and %$ (the row's index), and $name or $name.path of
 // an object row.
-var placeholder = regexp.MustCompile(`%[sdifjoOpc#$]|\$[A-Za-z_]\w*(?:\.\w+)*`)
+var placeholder = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`%[sdifjoOpc#$]|\$[A-Za-z_]\w*(?:\.\w+)*`)
+})
 
 // literalPattern is the pattern of a literal title: its text, each
 // placeholder any text; "%%" is a "%".
@@ -208,7 +211,7 @@ func literalPattern(s string) string {
 			b.WriteString("%")
 		}
 		last := 0
-		for _, m := range placeholder.FindAllStringIndex(seg, -1) {
+		for _, m := range placeholder().FindAllStringIndex(seg, -1) {
 			b.WriteString(regexp.QuoteMeta(seg[last:m[0]]))
 			b.WriteString(".*?")
 			last = m[1]

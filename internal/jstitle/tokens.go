@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 type kind int
@@ -186,10 +187,12 @@ func regexAllowed(prev []token) bool {
 	return t.text != ")" && t.text != "]" && t.text != "}"
 }
 
-var regexLit = regexp.MustCompile(`^/(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/[a-z]*`)
+var regexLit = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n\[])+/[a-z]*`)
+})
 
 func regexEnd(s string, i int) int {
-	if m := regexLit.FindStringIndex(s[i:]); m != nil {
+	if m := regexLit().FindStringIndex(s[i:]); m != nil {
 		return i + m[1]
 	}
 	return i + 1

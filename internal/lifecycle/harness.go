@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/config"
 	"github.com/git-tdd/git-tdd/internal/gitx"
@@ -80,7 +81,9 @@ func harnessChanges(ctx context.Context, wt *gitx.Repo, cfg *config.Config, bran
 // pytestHooks finds what makes a Python file part of pytest's machinery: a
 // pytest_plugins list (plugins loaded by a test module), a pytest_* hook or a
 // hookimpl, wherever in the text they are.
-var pytestHooks = regexp.MustCompile(`\bpytest_plugins\b|\bdef\s+pytest_\w+|\bhookimpl\b`)
+var pytestHooks = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bpytest_plugins\b|\bdef\s+pytest_\w+|\bhookimpl\b`)
+})
 
 // hooksTheRun reports whether a test file's text takes part in how the tests
 // run: pytest's machinery (pytestHooks), or a Go TestMain or init function
@@ -88,7 +91,7 @@ var pytestHooks = regexp.MustCompile(`\bpytest_plugins\b|\bdef\s+pytest_\w+|\bho
 // parse counts).
 func hooksTheRun(p string, text []byte) bool {
 	if strings.HasSuffix(p, ".py") {
-		return pytestHooks.Match(text)
+		return pytestHooks().Match(text)
 	}
 	f, err := parser.ParseFile(token.NewFileSet(), p, text, parser.SkipObjectResolution)
 	if err != nil {

@@ -82,7 +82,7 @@ func TestBackupSubjects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		kind := ""
-		if m := backupSubject.FindStringSubmatch(tt.msg); m != nil {
+		if m := backupSubject().FindStringSubmatch(tt.msg); m != nil {
 			kind = m[1]
 		}
 		if kind != tt.kind {

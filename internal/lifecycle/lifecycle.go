@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/config"
@@ -82,14 +83,11 @@ func (e *Env) signingKey() string {
 	return s.Key
 }
 
-var (
-	issueName   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-	issueNumber = regexp.MustCompile(`^[1-9][0-9]{0,17}$`)
-)
+var issueNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[1-9][0-9]{0,17}$`) })
 
 // CheckIssue refuses an issue name that cannot be part of a branch and a path.
 func CheckIssue(issue string) error {
-	if !issueName.MatchString(issue) || strings.Contains(issue, "..") || strings.HasSuffix(issue, ".lock") {
+	if !state.IsIssueName(issue) || strings.Contains(issue, "..") || strings.HasSuffix(issue, ".lock") {
 		return exitcode.New(exitcode.Usage, "invalid issue %q: an issue is a positive integer (87), or a name of letters, digits, '.', '_' and '-' that the [issue] pattern of .git-tdd.toml matches", issue)
 	}
 	return nil
@@ -103,7 +101,7 @@ func CheckIssueNumber(issue string, pattern *regexp.Regexp) error {
 	if err := CheckIssue(issue); err != nil {
 		return err
 	}
-	if issueNumber.MatchString(issue) || pattern != nil && pattern.MatchString(issue) {
+	if issueNumber().MatchString(issue) || pattern != nil && pattern.MatchString(issue) {
 		return nil
 	}
 	const what = "invalid issue %q: an issue is a positive integer (87), or a name the [issue] pattern of .git-tdd.toml matches"

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/git-tdd/git-tdd/internal/jstitle"
 	"github.com/git-tdd/git-tdd/internal/runner"
@@ -13,9 +14,15 @@ import (
 // The exceptions of a natural red, as pytest quotes them on the last "E" line
 // of a collection error.
 var (
-	cannotImport = regexp.MustCompile(`^ImportError: cannot import name '([^']+)' from '([\w.]+)' \((.*)\)$`)
-	noModule     = regexp.MustCompile(`^ModuleNotFoundError: No module named '([\w.]+)'$`)
-	noAttribute  = regexp.MustCompile(`^AttributeError: module '([\w.]+)' has no attribute '([^']+)'$`)
+	cannotImport = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^ImportError: cannot import name '([^']+)' from '([\w.]+)' \((.*)\)$`)
+	})
+	noModule = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^ModuleNotFoundError: No module named '([\w.]+)'$`)
+	})
+	noAttribute = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^AttributeError: module '([\w.]+)' has no attribute '([^']+)'$`)
+	})
 )
 
 // Modules says whether a Python module's top-level package lives in the
@@ -75,17 +82,17 @@ func (m Modules) inside(path string) bool {
 // module, a syntax error or a circular import are not.
 func (m Modules) NaturalCause(traceback string) bool {
 	last := lastException(traceback)
-	if g := cannotImport.FindStringSubmatch(last); g != nil {
+	if g := cannotImport().FindStringSubmatch(last); g != nil {
 		if g[3] == "unknown location" {
 			return m.Has(g[2])
 		}
 		return m.inside(g[3])
 	}
-	if g := noModule.FindStringSubmatch(last); g != nil {
+	if g := noModule().FindStringSubmatch(last); g != nil {
 		// the package must exist for its missing submodule to be ours
 		return strings.Contains(g[1], ".") && m.Has(g[1])
 	}
-	if g := noAttribute.FindStringSubmatch(last); g != nil {
+	if g := noAttribute().FindStringSubmatch(last); g != nil {
 		return m.Has(g[1])
 	}
 	return false
@@ -99,7 +106,7 @@ func (m Modules) NaturalCause(traceback string) bool {
 // failed: that is never natural.
 func (m Modules) NaturalFile(t runner.Test) bool {
 	if jstitle.IsSource(t.File) {
-		return jsMissing.MatchString(firstLinesOf(t.Message, 5))
+		return jsMissing().MatchString(firstLinesOf(t.Message, 5))
 	}
 	return m.NaturalCause(t.Message)
 }
@@ -110,7 +117,9 @@ func (m Modules) NaturalFile(t runner.Test) bool {
 // 'src/mul.test.js'"), vite's resolver ("Failed to resolve import "./mul""),
 // node's ES modules ("The requested module './calc.js' does not provide an
 // export named 'mul'"). Only a relative module is the repository's.
-var jsMissing = regexp.MustCompile(`Cannot find module '\.\.?/[^']*'|Failed to resolve import "\.\.?/[^"]*"|The requested module '\.\.?/[^']*' does not provide an export named`)
+var jsMissing = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`Cannot find module '\.\.?/[^']*'|Failed to resolve import "\.\.?/[^"]*"|The requested module '\.\.?/[^']*' does not provide an export named`)
+})
 
 // firstLinesOf is the first n non-blank lines of s, where a runner puts the
 // error (a stack and the code around it follow).

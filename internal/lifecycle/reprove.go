@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/config"
@@ -282,7 +283,9 @@ func (e *Env) redSelection(cfg *config.Config, red *RedCommit, oldFork string) (
 	return red.Failing, nil
 }
 
-var goTestID = regexp.MustCompile(`^[^-\s]\S*\.(?:Test|Example|Fuzz)\S*$`)
+var goTestID = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[^-\s]\S*\.(?:Test|Example|Fuzz)\S*$`)
+})
 
 // checkRed refuses a red commit that git tdd red would not have made: a
 // test runner that reports each test, but no failing test named; an id that
@@ -298,7 +301,7 @@ func (e *Env) checkRed(cfg *config.Config, r surface.Rules, red *RedCommit, oldF
 	var bad, ids []string
 	for _, id := range red.Failing {
 		switch {
-		case cfg.Test.Runner == "go" && !goTestID.MatchString(id):
+		case cfg.Test.Runner == "go" && !goTestID().MatchString(id):
 			bad = append(bad, id+" is not a go test")
 		case cfg.Test.Runner == "junit" && jstitle.IsSource(testFileOf(id)) && pathglob.Any(cfg.Test.TestPaths, testFileOf(id)):
 			// a JavaScript test its report named with its file: its title

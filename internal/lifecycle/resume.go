@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/git-tdd/git-tdd/internal/exitcode"
@@ -119,7 +120,9 @@ func (e *Env) resume(o StartOptions, st *state.State) error {
 
 // backupName is a backup ref's name under refs/tdd/backup/:
 // <issue>-<time>, with -N after it when two were made in one second.
-var backupName = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*)-[0-9]{8}T[0-9]{6}Z(?:-[0-9]+)?$`)
+var backupName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*)-[0-9]{8}T[0-9]{6}Z(?:-[0-9]+)?$`)
+})
 
 // backupCommit resolves --from: a ref under refs/tdd/backup/, given whole or
 // by the name abort printed after that prefix; a name of plain characters,
@@ -130,7 +133,7 @@ func (e *Env) backupCommit(from string) (ref, commit string, err error) {
 		ref = BackupPrefix + ref
 	}
 	name, ok := strings.CutPrefix(ref, BackupPrefix)
-	if !ok || !refName.MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") {
+	if !ok || !refName().MatchString(name) || strings.Contains(name, "..") || strings.HasSuffix(name, ".lock") {
 		return "", "", exitcode.New(exitcode.Usage, "%s is not a backup: --from takes a backup that git tdd abort saved (%s<issue>-<time>)", term.Line(from, 80), BackupPrefix).
 			WithHint("git for-each-ref %s lists them", BackupPrefix)
 	}
@@ -146,7 +149,9 @@ func (e *Env) backupCommit(from string) (ref, commit string, err error) {
 }
 
 // refName is what a backup's name under refs/tdd/backup/ may hold.
-var refName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+var refName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+})
 
 // backupOwner is the workflow whose abort (or merge) saved ref, or nil.
 func backupOwner(st *state.State, ref string) *state.Workflow {
@@ -161,7 +166,7 @@ func backupOwner(st *state.State, ref string) *state.Workflow {
 
 // backupIssue reads the issue out of a backup ref's name.
 func backupIssue(ref string) (string, bool) {
-	m := backupName.FindStringSubmatch(strings.TrimPrefix(ref, BackupPrefix))
+	m := backupName().FindStringSubmatch(strings.TrimPrefix(ref, BackupPrefix))
 	if m == nil {
 		return "", false
 	}
@@ -171,7 +176,9 @@ func backupIssue(ref string) (string, bool) {
 // backupSubject is the subject of a commit a backup wrote (abort.go's backup):
 // a snapshot of the worktree on its HEAD, or the commit that holds several tips
 // with the worktree's first.
-var backupSubject = regexp.MustCompile(`^git tdd (?:abort|merge): (uncommitted work of|everything) #`)
+var backupSubject = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^git tdd (?:abort|merge): (uncommitted work of|everything) #`)
+})
 
 // decodeBackup reads a backup: head is the commit the worktree's HEAD held,
 // files the tree of its files when they differed from it ("" when not).
@@ -180,12 +187,12 @@ func (e *Env) decodeBackup(commit string) (head, files string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	if m := backupSubject.FindStringSubmatch(c.Message); m != nil && m[1] == "everything" && len(c.Parents) > 0 {
+	if m := backupSubject().FindStringSubmatch(c.Message); m != nil && m[1] == "everything" && len(c.Parents) > 0 {
 		if c, err = e.commit(c.Parents[0]); err != nil {
 			return "", "", err
 		}
 	}
-	if m := backupSubject.FindStringSubmatch(c.Message); m != nil && m[1] == "uncommitted work of" && len(c.Parents) == 1 {
+	if m := backupSubject().FindStringSubmatch(c.Message); m != nil && m[1] == "uncommitted work of" && len(c.Parents) == 1 {
 		return c.Parents[0], c.Tree, nil
 	}
 	return c.ID, "", nil

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -53,9 +54,9 @@ const (
 // Inherited aside, as bits of scriptBits.
 type scriptSet uint64
 
-// scriptBits numbers the scripts of unicode.Scripts, for scriptSet: the
-// CJK ones first, for the combinations UTS #39 allows.
-var scriptBits, scriptNames = func() (map[*unicode.RangeTable]int, []string) {
+// scriptNames are the scripts of unicode.Scripts in the order of their bits,
+// for scriptSet: the CJK ones first, for the combinations UTS #39 allows.
+var scriptNames = sync.OnceValue(func() []string {
 	names := []string{"Latin", "Han", "Hiragana", "Katakana", "Bopomofo", "Hangul"}
 	for name := range unicode.Scripts {
 		if !slices.Contains(names, name) && name != "Common" && name != "Inherited" {
@@ -63,12 +64,17 @@ var scriptBits, scriptNames = func() (map[*unicode.RangeTable]int, []string) {
 		}
 	}
 	slices.Sort(names[6:])
+	return names
+})
+
+// scriptBits numbers the scripts of unicode.Scripts, for scriptSet.
+var scriptBits = sync.OnceValue(func() map[*unicode.RangeTable]int {
 	bits := map[*unicode.RangeTable]int{}
-	for i, n := range names {
+	for i, n := range scriptNames() {
 		bits[unicode.Scripts[n]] = i
 	}
-	return bits, names
-}()
+	return bits
+})
 
 // frequent are the scripts looked at first.
 var frequent = []*unicode.RangeTable{unicode.Latin, unicode.Cyrillic, unicode.Greek, unicode.Han,
@@ -85,13 +91,13 @@ func script(r rune) int {
 	}
 	for _, t := range frequent {
 		if unicode.Is(t, r) {
-			return scriptBits[t]
+			return scriptBits()[t]
 		}
 	}
 	if unicode.In(r, unicode.Common, unicode.Inherited) {
 		return -1
 	}
-	for t, bit := range scriptBits {
+	for t, bit := range scriptBits() {
 		if unicode.Is(t, r) {
 			return bit
 		}
@@ -204,7 +210,7 @@ func Explain(name string) string {
 	}
 	rd := read(name)
 	var scripts []string
-	for bit, n := range scriptNames {
+	for bit, n := range scriptNames() {
 		if rd.scripts&(1<<bit) != 0 {
 			scripts = append(scripts, n)
 		}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -67,9 +68,9 @@ func argDirs(dir string, args []string) []string {
 }
 
 var (
-	iniPytest  = regexp.MustCompile(`(?m)^\s*\[\s*pytest\s*\]`)
-	cfgPytest  = regexp.MustCompile(`(?m)^\s*\[\s*tool:pytest\s*\]`)
-	iniSection = regexp.MustCompile(`^\s*\[([^\]]*)\]`)
+	iniPytest  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*pytest\s*\]`) })
+	cfgPytest  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*tool:pytest\s*\]`) })
+	iniSection = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[([^\]]*)\]`) })
 )
 
 // IsConfig reports whether pytest takes a file of that name and content
@@ -80,9 +81,9 @@ func IsConfig(name string, data []byte) bool {
 	case "pytest.ini", "pytest.toml", ".pytest.toml":
 		return true
 	case ".pytest.ini", "tox.ini":
-		return iniPytest.Match(data)
+		return iniPytest().Match(data)
 	case "setup.cfg":
-		return cfgPytest.Match(data)
+		return cfgPytest().Match(data)
 	case "pyproject.toml":
 		_, ok := Section(name, data)
 		return ok
@@ -132,7 +133,7 @@ func iniBody(data []byte, name string) (string, bool) {
 	var b strings.Builder
 	in, found := false, false
 	for _, line := range strings.Split(string(data), "\n") {
-		if m := iniSection.FindStringSubmatch(line); m != nil {
+		if m := iniSection().FindStringSubmatch(line); m != nil {
 			in = strings.TrimSpace(m[1]) == name
 			found = found || in
 			continue

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 )
 
 type junitSuite struct {
@@ -348,7 +349,9 @@ func isFileIn(dir, name string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-var goTestName = regexp.MustCompile(`^(?:Test|Example|Fuzz|Benchmark)`)
+var goTestName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:Test|Example|Fuzz|Benchmark)`)
+})
 
 // ShortName is the name a test is declared under in its source, from its id:
 // the last part of a nested name ("mul > multiplies", "tests::mul"), without
@@ -363,7 +366,7 @@ func ShortName(id string) string {
 	if i := strings.IndexAny(n, "[("); i > 0 {
 		n = n[:i]
 	}
-	if i := strings.LastIndexByte(n, '.'); i >= 0 && goTestName.MatchString(n[i+1:]) {
+	if i := strings.LastIndexByte(n, '.'); i >= 0 && goTestName().MatchString(n[i+1:]) {
 		n = n[i+1:] // go's package.TestName
 	}
 	if i := strings.IndexByte(n, '/'); i > 0 {

@@ -16,7 +16,7 @@ import (
 // contextPath is where the copy of rel is kept for the workflow name.
 func (s *Store) contextPath(name, rel string) (string, error) {
 	p := filepath.FromSlash(rel)
-	if !issueName.MatchString(name) || !filepath.IsLocal(p) {
+	if !IsIssueName(name) || !filepath.IsLocal(p) {
 		return "", fmt.Errorf("%q of workflow %q is no path of a record", rel, name)
 	}
 	return filepath.Join(s.Dir, "context", name, p), nil

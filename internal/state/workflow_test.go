@@ -181,3 +181,32 @@ func TestRejectionsRoundTrip(t *testing.T) {
 		t.Errorf("rejections %+v", r)
 	}
 }
+
+// An issue is a letter or digit, then up to 63 letters, digits, '.', '_' or
+// '-': what the regexp ^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$ matched.
+func TestIsIssueName(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want bool
+	}{
+		{"87", true},
+		{"a", true},
+		{"fix-login_2.1", true},
+		{"Z" + strings.Repeat("-", 63), true},
+		{"Z" + strings.Repeat("-", 64), false},
+		{"", false},
+		{"-x", false},
+		{".x", false},
+		{"_x", false},
+		{"a/b", false},
+		{"a b", false},
+		{"a\n", false},
+		{"é", false},
+		{"a\xff", false},
+		{"a\x00", false},
+	} {
+		if got := IsIssueName(tt.s); got != tt.want {
+			t.Errorf("IsIssueName(%q) = %v, want %v", tt.s, got, tt.want)
+		}
+	}
+}

@@ -57,7 +57,5 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func app() cmdline.App {
 	var cli CLI
-	return cmdline.App{Prog: "git-tdd", Usage: "git tdd", Description: description, CLI: &cli, Globals: &cli.Globals,
-		Narrow: []string{"start", "status", "list", "red", "green", "lint", "merge", "abort", "verify", "run", "issue", "agent",
-			"write", "patch", "context", "prompt", "__issues"}}
+	return cmdline.App{Prog: "git-tdd", Usage: "git tdd", Description: description, CLI: &cli, Globals: &cli.Globals}
 }

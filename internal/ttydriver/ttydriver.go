@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"sync"
 	"syscall"
 	"time"
 
@@ -31,10 +32,12 @@ type Result struct {
 	Pending  []Step // steps whose prompt never appeared
 }
 
-var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r`)
+var ansi = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07]*\x07|\r`)
+})
 
 // Plain strips colour codes and carriage returns.
-func Plain(b []byte) []byte { return ansi.ReplaceAll(b, nil) }
+func Plain(b []byte) []byte { return ansi().ReplaceAll(b, nil) }
 
 // Run starts cmd in a new session whose controlling terminal is a fresh pty. Its
 // stdout and stderr are the terminal; its stdin too, unless cmd.Stdin is set.

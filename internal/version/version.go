@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Version is what git describe --tags --always --dirty said at build time, set
@@ -22,8 +23,12 @@ var Commit = ""
 const Base = "0.1.0"
 
 var (
-	described  = regexp.MustCompile(`-(\d+)-g([0-9a-f]{4,})$`)
-	semantic   = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+	described = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`-(\d+)-g([0-9a-f]{4,})$`)
+	})
+	semantic = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`)
+	})
 	dirtyLabel = "dirty"
 )
 
@@ -37,11 +42,11 @@ func Semantic(describe string) string {
 	s, dirty := strings.CutSuffix(s, "-"+dirtyLabel)
 	var meta []string
 	count := ""
-	if m := described.FindStringSubmatch(s); m != nil && semantic.MatchString(s[:len(s)-len(m[0])]) {
+	if m := described().FindStringSubmatch(s); m != nil && semantic().MatchString(s[:len(s)-len(m[0])]) {
 		count, meta = m[1], append(meta, "g"+m[2])
 		s = s[:len(s)-len(m[0])]
 	}
-	m := semantic.FindStringSubmatch(s)
+	m := semantic().FindStringSubmatch(s)
 	if m == nil {
 		s, m = Base+"-dev", nil
 	} else if count != "" {
