@@ -46,11 +46,39 @@ type proc struct {
 }
 
 func readProc(pid int) (proc, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	var buf [512]byte
+	data, err := readFileAt(unix.AT_FDCWD, "/proc/"+strconv.Itoa(pid)+"/stat", buf[:0])
 	if err != nil {
 		return proc{}, false
 	}
 	return parseStat(string(data))
+}
+
+// readFileAt reads the file name names (relative to the directory dir, or
+// absolute with unix.AT_FDCWD) into buf, grown as needed: the small files
+// of /proc, read often, with only the system calls that need to be made.
+func readFileAt(dir int, name string, buf []byte) ([]byte, error) {
+	fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
 }
 
 // parseStat reads "pid (comm) state ppid pgrp session … starttime …"; comm
@@ -151,13 +179,33 @@ func childrenLister() func(pid int) []int {
 	return func(pid int) []int { return byParent[pid] }
 }
 
+// childrenFiles reads the children file of each of pid's threads: any of them
+// may list a child, as an orphan goes to the first live thread of its
+// subreaper. The threads are named once from the task directory and their
+// files opened there; a file that is gone is a thread that ended.
 func childrenFiles(pid int) []int {
-	files, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	dir, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(dir)
+	var buf [4096]byte
+	var tids []string
+	for {
+		n, err := unix.Getdents(dir, buf[:])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, tids = syscall.ParseDirent(buf[:n], -1, tids)
+	}
 	var out []int
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	for _, tid := range tids {
+		data, err := readFileAt(dir, tid+"/children", buf[:0])
 		if err != nil {
-			continue // the task ended
+			continue // the thread ended
 		}
 		for _, field := range strings.Fields(string(data)) {
 			if c, err := strconv.Atoi(field); err == nil {
