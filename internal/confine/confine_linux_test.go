@@ -384,3 +384,47 @@ func TestChildrenAgree(t *testing.T) {
 		t.Errorf("children files %v, scan %v, want %d among them", files, scan, c.Process.Pid)
 	}
 }
+
+// Spare, called while another goroutine starts programs one after another,
+// spares none of them: a program that started but is not yet registered,
+// while none is, is not the human's.
+func TestSpareWhileProgramsStart(t *testing.T) {
+	stop := make(chan struct{})
+	var pids sync.Map
+	var wg sync.WaitGroup
+	for range 1 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				cmd := exec.Command(os.Args[0])
+				cmd.Env = append(os.Environ(), "CONFINE_TEST=nap")
+				p, err := Start(cmd)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				pids.Store(p.Pid(), true)
+				if err := p.Wait(); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	for start := time.Now(); time.Since(start) < time.Second; {
+		Spare(func() error { return nil })
+	}
+	close(stop)
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	for k := range spared {
+		if _, ok := pids.Load(k.pid); ok {
+			t.Errorf("a confined program (%d) was spared", k.pid)
+		}
+		delete(spared, k)
+	}
+}
