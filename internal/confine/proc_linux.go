@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -54,7 +55,7 @@ func readProc(pid int) (proc, bool) {
 	return parseStat(string(data))
 }
 
-// readFileAt reads the file name names (relative to the directory dir, or
+// readFileAt reads the file named name (relative to the directory dir, or
 // absolute with unix.AT_FDCWD) into buf, grown as needed: the small files
 // of /proc, read often, with only the system calls that need to be made.
 func readFileAt(dir int, name string, buf []byte) ([]byte, error) {
@@ -171,13 +172,20 @@ func cmdline(p proc) []string {
 // (/proc/PID/task/TID/children), or, where it has none, from one scan of every
 // process's stat.
 func childrenLister() func(pid int) []int {
-	self := strconv.Itoa(unix.Getpid())
-	if _, err := os.Stat("/proc/" + self + "/task/" + self + "/children"); err == nil {
+	if hasChildrenFiles() {
 		return childrenFiles
 	}
 	byParent := scanChildren()
 	return func(pid int) []int { return byParent[pid] }
 }
+
+// hasChildrenFiles is whether the kernel has children files
+// (CONFIG_PROC_CHILDREN), which does not change while git-tdd runs.
+var hasChildrenFiles = sync.OnceValue(func() bool {
+	self := strconv.Itoa(unix.Getpid())
+	_, err := os.Stat("/proc/" + self + "/task/" + self + "/children")
+	return err == nil
+})
 
 // childrenFiles reads the children file of each of pid's threads: any of them
 // may list a child, as an orphan goes to the first live thread of its
