@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -198,19 +197,8 @@ func childrenFiles(pid int) []int {
 	}
 	defer unix.Close(dir)
 	var buf [4096]byte
-	var tids []string
-	for {
-		n, err := unix.Getdents(dir, buf[:])
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil || n <= 0 {
-			break
-		}
-		_, _, tids = syscall.ParseDirent(buf[:n], -1, tids)
-	}
 	var out []int
-	for _, tid := range tids {
+	for _, tid := range dirNames(dir, buf[:]) {
 		data, err := readFileAt(dir, tid+"/children", buf[:0])
 		if err != nil {
 			continue // the thread ended
@@ -224,20 +212,45 @@ func childrenFiles(pid int) []int {
 	return out
 }
 
-// scanChildren maps every process to its children, from every process's stat.
+// scanChildren maps every process to its children, from every process's
+// stat, each opened by name in /proc (reading each process's directory would
+// cost more than its stat).
 func scanChildren() map[int][]int {
 	out := map[int][]int{}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, stat := range stats {
-		data, err := os.ReadFile(stat)
-		if err != nil {
+	dir, err := unix.Open("/proc", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return out
+	}
+	defer unix.Close(dir)
+	var buf [4096]byte
+	for _, name := range dirNames(dir, buf[:]) {
+		if name[0] < '0' || name[0] > '9' {
 			continue
+		}
+		data, err := readFileAt(dir, name+"/stat", buf[:0])
+		if err != nil {
+			continue // the process ended
 		}
 		if p, ok := parseStat(string(data)); ok {
 			out[p.ppid] = append(out[p.ppid], p.pid)
 		}
 	}
 	return out
+}
+
+// dirNames lists the names in the directory dir, with buf for the entries.
+func dirNames(dir int, buf []byte) []string {
+	var names []string
+	for {
+		n, err := unix.Getdents(dir, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return names
+		}
+		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+	}
 }
 
 // wait kills what the program left as soon as it exits, and only then reaps
