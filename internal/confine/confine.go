@@ -52,9 +52,11 @@ var (
 	starting sync.RWMutex
 	// sweeping is held across a sweep: one runs at a time.
 	sweeping sync.Mutex
-	mu       sync.Mutex       // over running and spared
-	running  = map[int]bool{} // the programs started and not yet waited for, by pid
-	spared   = map[key]bool{} // what the human's own programs left running
+	mu       sync.Mutex // over running and spared
+	// running is the programs started and not yet waited for, by pid; a
+	// Wait removes its own only, as the pid, once reaped, may be a new one's
+	running = map[int]*Proc{}
+	spared  = map[key]bool{} // what the human's own programs left running
 )
 
 // key is one process: its pid and when it started (a pid is reused).
@@ -110,10 +112,10 @@ func Start(cmd *exec.Cmd) (*Proc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	mu.Lock()
-	running[cmd.Process.Pid] = true
-	mu.Unlock()
 	p := &Proc{cmd: cmd, exited: make(chan struct{})}
+	mu.Lock()
+	running[p.Pid()] = p
+	mu.Unlock()
 	go p.watch()
 	return p, nil
 }
@@ -147,7 +149,9 @@ func (p *Proc) Pid() int { return p.cmd.Process.Pid }
 func (p *Proc) Wait() error {
 	err := p.wait()
 	mu.Lock()
-	delete(running, p.Pid())
+	if running[p.Pid()] == p {
+		delete(running, p.Pid())
+	}
 	mu.Unlock()
 	return err
 }
@@ -250,7 +254,7 @@ func sweepRound(atQuestion bool, seen map[int]bool, found *[]Process) []proc {
 	var left []proc
 	for _, v := range strays(atQuestion) {
 		switch {
-		case v.zombie && running[v.pid]:
+		case v.zombie && running[v.pid] != nil:
 			// its Wait reaps it
 		case v.zombie && v.ppid == os.Getpid():
 			if !reap(v.pid) {

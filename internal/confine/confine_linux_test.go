@@ -523,3 +523,25 @@ func TestSpareWhileProgramsStart(t *testing.T) {
 		delete(spared, k)
 	}
 }
+
+// Wait unregisters its own program only: once reaped, its pid may already be
+// a new program's, which must stay registered (a sweep would kill it).
+func TestWaitUnregistersItsOwn(t *testing.T) {
+	p, err := Start(exec.Command("true"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := &Proc{}
+	mu.Lock()
+	running[p.Pid()] = next // as if the pid were reused as soon as reaped
+	mu.Unlock()
+	if err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if running[p.Pid()] != next {
+		t.Error("Wait unregistered the program that has its pid now")
+	}
+	delete(running, p.Pid())
+}

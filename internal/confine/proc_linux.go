@@ -128,7 +128,7 @@ func strays(atQuestion bool) []proc {
 	}
 	for _, c := range children(ours) {
 		p, ok := readProc(c)
-		if !ok || spared[key{p.pid, p.start}] || (!atQuestion && (p.sid == sid || running[p.pid])) {
+		if !ok || spared[key{p.pid, p.start}] || (!atQuestion && (p.sid == sid || running[p.pid] != nil)) {
 			continue
 		}
 		out = append(out, p)
