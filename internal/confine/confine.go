@@ -44,10 +44,18 @@ import (
 // leftover, and runs again next time.
 
 var (
-	// mu is held while a program starts and while a sweep runs, so that no
-	// sweep sees a program that started but is not yet registered.
-	mu      sync.Mutex
-	running = map[int]bool{} // the programs started and not yet waited for, by pid
+	// starting is held shared from before a program starts until it is
+	// registered, and exclusively while a sweep lists and kills processes and
+	// while Spare lists what it may spare: neither sees a program that
+	// started but is not yet registered (a sweep would kill it as a stray,
+	// Spare would spare it), and programs start at once with one another.
+	starting sync.RWMutex
+	// sweeping is held across a sweep: one runs at a time.
+	sweeping sync.Mutex
+	mu       sync.Mutex // over running and spared
+	// running is the programs started and not yet waited for, by pid; a
+	// Wait removes its own only, as the pid, once reaped, may be a new one's
+	running = map[int]*Proc{}
 	spared  = map[key]bool{} // what the human's own programs left running
 )
 
@@ -96,16 +104,18 @@ func Start(cmd *exec.Cmd) (*Proc, error) {
 	if err := headless(cmd); err != nil {
 		return nil, err
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	starting.RLock()
+	defer starting.RUnlock()
 	if err := BecomeSubreaper(); err != nil {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	running[cmd.Process.Pid] = true
 	p := &Proc{cmd: cmd, exited: make(chan struct{})}
+	mu.Lock()
+	running[p.Pid()] = p
+	mu.Unlock()
 	go p.watch()
 	return p, nil
 }
@@ -139,7 +149,9 @@ func (p *Proc) Pid() int { return p.cmd.Process.Pid }
 func (p *Proc) Wait() error {
 	err := p.wait()
 	mu.Lock()
-	delete(running, p.Pid())
+	if running[p.Pid()] == p {
+		delete(running, p.Pid())
+	}
 	mu.Unlock()
 	return err
 }
@@ -180,6 +192,10 @@ func KillStrays() ([]Process, error) {
 func Spare(run func() error) error {
 	before := children()
 	err := run()
+	// no program starts while the children are listed: each listed is
+	// registered if it is one
+	starting.Lock()
+	defer starting.Unlock()
 	after := children()
 	mu.Lock()
 	defer mu.Unlock()
@@ -205,34 +221,12 @@ const rounds = 60
 // is read: the children files can miss a child while others come and go, and
 // the question's sweep is the last. It returns the processes it found alive.
 func sweep(atQuestion bool) ([]Process, error) {
-	mu.Lock()
-	defer mu.Unlock()
+	sweeping.Lock()
+	defer sweeping.Unlock()
 	var found []Process
 	seen := map[int]bool{}
 	for round := 0; ; round++ {
-		// left: what is not gone yet; alive: what is to be killed. A zombie
-		// is gone once reaped, which a process whose other threads still
-		// exit is not yet, and one whose parent is killed comes to git-tdd.
-		var left, alive []proc
-		for _, v := range strays(atQuestion) {
-			switch {
-			case v.zombie && running[v.pid]:
-				// its Wait reaps it
-			case v.zombie && v.ppid == os.Getpid():
-				if !reap(v.pid) {
-					left = append(left, v)
-				}
-			case v.zombie:
-				left = append(left, v)
-			default:
-				left = append(left, v)
-				alive = append(alive, v)
-				if !seen[v.pid] {
-					seen[v.pid] = true
-					found = append(found, Process{Pid: v.pid, Args: cmdline(v)})
-				}
-			}
-		}
+		left := sweepRound(atQuestion, seen, &found)
 		if len(left) == 0 {
 			return found, nil
 		}
@@ -243,9 +237,39 @@ func sweep(atQuestion bool) ([]Process, error) {
 			}
 			return found, err
 		}
-		for _, v := range alive {
-			syscall.Kill(v.pid, syscall.SIGKILL)
-		}
 		time.Sleep(min(time.Millisecond<<round, 20*time.Millisecond))
 	}
+}
+
+// sweepRound lists the strays, with no program starting, kills those alive,
+// reaps the dead that are git-tdd's, and returns what is not gone yet; found
+// gets each process found alive, once (seen).
+func sweepRound(atQuestion bool, seen map[int]bool, found *[]Process) []proc {
+	starting.Lock()
+	defer starting.Unlock()
+	mu.Lock()
+	defer mu.Unlock()
+	// A zombie is gone once reaped, which a process whose other threads
+	// still exit is not yet, and one whose parent is killed comes to git-tdd.
+	var left []proc
+	for _, v := range strays(atQuestion) {
+		switch {
+		case v.zombie && running[v.pid] != nil:
+			// its Wait reaps it
+		case v.zombie && v.ppid == os.Getpid():
+			if !reap(v.pid) {
+				left = append(left, v)
+			}
+		case v.zombie:
+			left = append(left, v)
+		default:
+			left = append(left, v)
+			if !seen[v.pid] {
+				seen[v.pid] = true
+				*found = append(*found, Process{Pid: v.pid, Args: cmdline(v)})
+			}
+			syscall.Kill(v.pid, syscall.SIGKILL)
+		}
+	}
+	return left
 }

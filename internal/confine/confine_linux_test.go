@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,6 +33,8 @@ func TestMain(m *testing.M) {
 		leave()
 	case "sleep":
 		time.Sleep(time.Minute)
+	case "nap":
+		time.Sleep(5 * time.Millisecond)
 	default:
 		os.Exit(m.Run())
 	}
@@ -161,7 +164,10 @@ func TestHeadlessOnATerminal(t *testing.T) {
 }
 
 // leave starts a process that changes its process group or session (how
-// says LEAVE: setsid or setpgid), prints its pid, and exits without waiting.
+// says LEAVE: setsid or setpgid), prints its pid, and exits without waiting;
+// LEAVE=double leaves a daemon as a shell's "(setsid cmd &)" does: a child
+// starts it in a session of its own and exits, and the daemon is an orphan
+// while this program still runs.
 func leave() {
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), "CONFINE_TEST=sleep")
@@ -170,6 +176,14 @@ func leave() {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	case "setpgid":
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	case "double":
+		cmd.Env = append(os.Environ(), "CONFINE_TEST=leave", "LEAVE=setsid", "LEAVE_WAIT=")
+		cmd.Stdout = os.Stdout
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -226,7 +240,7 @@ func dead(pid int) bool {
 // What a program left is dead when Wait returns, whatever group or session it
 // moved to, and it is not left a zombie.
 func TestWaitKillsWhatItLeft(t *testing.T) {
-	for _, how := range []string{"setsid", "setpgid", "stay"} {
+	for _, how := range []string{"setsid", "setpgid", "double", "stay"} {
 		t.Run(how, func(t *testing.T) {
 			p, out := startLeaving(t, how)
 			if err := p.Wait(); err != nil {
@@ -369,18 +383,165 @@ func TestParseStat(t *testing.T) {
 }
 
 // The children files and the scan of every process agree on this process's
-// children.
+// children, each forked by a thread of its own: a child is listed in the
+// children file of the thread that forked it, or, when that thread ended, of
+// another.
 func TestChildrenAgree(t *testing.T) {
-	c := exec.Command("sleep", "5")
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
+	defer holdThreads(4)()
+	var pids []int
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for range 4 {
+		wg.Go(func() {
+			runtime.LockOSThread() // the thread ends with the goroutine
+			c := exec.Command("sleep", "5")
+			if err := c.Start(); err != nil {
+				t.Error(err)
+				return
+			}
+			t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+			mu.Lock()
+			pids = append(pids, c.Process.Pid)
+			mu.Unlock()
+		})
 	}
-	defer func() { c.Process.Kill(); c.Wait() }()
+	wg.Wait()
 	files := childrenFiles(os.Getpid())
 	scan := scanChildren()[os.Getpid()]
 	slices.Sort(files)
 	slices.Sort(scan)
-	if !slices.Contains(files, c.Process.Pid) || !slices.Equal(files, scan) {
-		t.Errorf("children files %v, scan %v, want %d among them", files, scan, c.Process.Pid)
+	for _, pid := range pids {
+		if !slices.Contains(files, pid) {
+			t.Errorf("children files %v, want %d among them", files, pid)
+		}
 	}
+	if !slices.Equal(files, scan) {
+		t.Errorf("children files %v, scan %v", files, scan)
+	}
+}
+
+// Many goroutines start and wait programs at once, while others' programs
+// leave daemons (in a session of their own, a process group of their own,
+// or double-forked): every process a program left is dead when its Wait
+// returns, and no program another goroutine started, nor what it runs, is
+// ever killed as a stray.
+func TestConcurrentStartsAndLeftovers(t *testing.T) {
+	long, out := startLeaving(t, "stay", "LEAVE_WAIT=1")
+	out.wait()
+	longChild, _ := strconv.Atoi(strings.TrimSpace(out.String()))
+	hows := []string{"setsid", "setpgid", "double"}
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Go(func() {
+			for i := range 8 {
+				if (g+i)%2 == 0 {
+					cmd := exec.Command(os.Args[0])
+					cmd.Env = append(os.Environ(), "CONFINE_TEST=nap")
+					p, err := Start(cmd)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if err := p.Wait(); err != nil {
+						t.Errorf("a program that leaves nothing: %v", err)
+					}
+					continue
+				}
+				how := hows[(g+i)/2%len(hows)]
+				out := &output{}
+				cmd := exec.Command(os.Args[0])
+				cmd.Env = append(os.Environ(), "CONFINE_TEST=leave", "LEAVE="+how)
+				cmd.Stdout = out
+				p, err := Start(cmd)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if err := p.Wait(); err != nil {
+					t.Errorf("%s: %v", how, err)
+				}
+				pid, err := strconv.Atoi(strings.TrimSpace(out.String()))
+				if err != nil {
+					t.Errorf("%s: output %q", how, out)
+				} else if !dead(pid) {
+					t.Errorf("%s: process %d it left is alive", how, pid)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if dead(long.Pid()) || longChild == 0 || dead(longChild) {
+		t.Errorf("a program that runs (%d) or its child (%q) was killed", long.Pid(), out)
+	}
+	long.Stop(time.Second)
+	long.Wait()
+	if !dead(longChild) {
+		t.Errorf("process %d, left by a stopped program, is alive", longChild)
+	}
+}
+
+// Spare, called while another goroutine starts programs one after another,
+// spares none of them: a program that started but is not yet registered,
+// while none is, is not the human's.
+func TestSpareWhileProgramsStart(t *testing.T) {
+	stop := make(chan struct{})
+	var pids sync.Map
+	var wg sync.WaitGroup
+	for range 1 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				cmd := exec.Command(os.Args[0])
+				cmd.Env = append(os.Environ(), "CONFINE_TEST=nap")
+				p, err := Start(cmd)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				pids.Store(p.Pid(), true)
+				if err := p.Wait(); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	for start := time.Now(); time.Since(start) < time.Second; {
+		Spare(func() error { return nil })
+	}
+	close(stop)
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	for k := range spared {
+		if _, ok := pids.Load(k.pid); ok {
+			t.Errorf("a confined program (%d) was spared", k.pid)
+		}
+		delete(spared, k)
+	}
+}
+
+// Wait unregisters its own program only: once reaped, its pid may already be
+// a new program's, which must stay registered (a sweep would kill it).
+func TestWaitUnregistersItsOwn(t *testing.T) {
+	p, err := Start(exec.Command("true"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := &Proc{}
+	mu.Lock()
+	running[p.Pid()] = next // as if the pid were reused as soon as reaped
+	mu.Unlock()
+	if err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if running[p.Pid()] != next {
+		t.Error("Wait unregistered the program that has its pid now")
+	}
+	delete(running, p.Pid())
 }

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -46,11 +46,39 @@ type proc struct {
 }
 
 func readProc(pid int) (proc, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	var buf [512]byte
+	data, err := readFileAt(unix.AT_FDCWD, "/proc/"+strconv.Itoa(pid)+"/stat", buf[:0])
 	if err != nil {
 		return proc{}, false
 	}
 	return parseStat(string(data))
+}
+
+// readFileAt reads the file named name (relative to the directory dir, or
+// absolute with unix.AT_FDCWD) into buf, grown as needed: the small files
+// of /proc, read often, with only the system calls that need to be made.
+func readFileAt(dir int, name string, buf []byte) ([]byte, error) {
+	fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
 }
 
 // parseStat reads "pid (comm) state ppid pgrp session … starttime …"; comm
@@ -100,7 +128,7 @@ func strays(atQuestion bool) []proc {
 	}
 	for _, c := range children(ours) {
 		p, ok := readProc(c)
-		if !ok || spared[key{p.pid, p.start}] || (!atQuestion && (p.sid == sid || running[p.pid])) {
+		if !ok || spared[key{p.pid, p.start}] || (!atQuestion && (p.sid == sid || running[p.pid] != nil)) {
 			continue
 		}
 		out = append(out, p)
@@ -143,21 +171,37 @@ func cmdline(p proc) []string {
 // (/proc/PID/task/TID/children), or, where it has none, from one scan of every
 // process's stat.
 func childrenLister() func(pid int) []int {
-	self := strconv.Itoa(unix.Getpid())
-	if _, err := os.Stat("/proc/" + self + "/task/" + self + "/children"); err == nil {
+	if hasChildrenFiles() {
 		return childrenFiles
 	}
 	byParent := scanChildren()
 	return func(pid int) []int { return byParent[pid] }
 }
 
+// hasChildrenFiles is whether the kernel has children files
+// (CONFIG_PROC_CHILDREN), which does not change while git-tdd runs.
+var hasChildrenFiles = sync.OnceValue(func() bool {
+	self := strconv.Itoa(unix.Getpid())
+	_, err := os.Stat("/proc/" + self + "/task/" + self + "/children")
+	return err == nil
+})
+
+// childrenFiles reads the children file of each of pid's threads: any of them
+// may list a child, as an orphan goes to the first live thread of its
+// subreaper. The threads are named once from the task directory and their
+// files opened there; a file that is gone is a thread that ended.
 func childrenFiles(pid int) []int {
-	files, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	dir, err := unix.Open("/proc/"+strconv.Itoa(pid)+"/task", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(dir)
+	var buf [4096]byte
 	var out []int
-	for _, f := range files {
-		data, err := os.ReadFile(f)
+	for _, tid := range dirNames(dir, buf[:]) {
+		data, err := readFileAt(dir, tid+"/children", buf[:0])
 		if err != nil {
-			continue // the task ended
+			continue // the thread ended
 		}
 		for _, field := range strings.Fields(string(data)) {
 			if c, err := strconv.Atoi(field); err == nil {
@@ -168,20 +212,45 @@ func childrenFiles(pid int) []int {
 	return out
 }
 
-// scanChildren maps every process to its children, from every process's stat.
+// scanChildren maps every process to its children, from every process's
+// stat, each opened by name in /proc (reading each process's directory would
+// cost more than its stat).
 func scanChildren() map[int][]int {
 	out := map[int][]int{}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, stat := range stats {
-		data, err := os.ReadFile(stat)
-		if err != nil {
+	dir, err := unix.Open("/proc", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return out
+	}
+	defer unix.Close(dir)
+	var buf [4096]byte
+	for _, name := range dirNames(dir, buf[:]) {
+		if name[0] < '0' || name[0] > '9' {
 			continue
+		}
+		data, err := readFileAt(dir, name+"/stat", buf[:0])
+		if err != nil {
+			continue // the process ended
 		}
 		if p, ok := parseStat(string(data)); ok {
 			out[p.ppid] = append(out[p.ppid], p.pid)
 		}
 	}
 	return out
+}
+
+// dirNames lists the names in the directory dir, with buf for the entries.
+func dirNames(dir int, buf []byte) []string {
+	var names []string
+	for {
+		n, err := unix.Getdents(dir, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return names
+		}
+		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+	}
 }
 
 // wait kills what the program left as soon as it exits, and only then reaps
