@@ -83,7 +83,20 @@ func (l ConfigList) Bool(key string) bool {
 // the files and runs nothing, and errs on the side of yes; when it says no,
 // commit.gpgSign is unset, without the cost of a git process on every commit.
 func (r *Repo) ConfigMaySign() bool {
-	words := []string{"gpgsign", "include"}
+	return r.configMayMention("gpgsign", "include")
+}
+
+// ConfigMaySetSigning is ConfigMaySign for commit.gpgSign and
+// user.signingKey: when it says no, neither is set, and a gate that needs
+// both (whether to sign, which key its sandbox denies) runs no git for them.
+func (r *Repo) ConfigMaySetSigning() bool {
+	return r.configMayMention("gpgsign", "signingkey", "include")
+}
+
+// configMayMention reports whether the configuration git reads here may
+// mention one of words (lower case): the files, or the variables that carry
+// git -c settings; unsure is yes.
+func (r *Repo) configMayMention(words ...string) bool {
 	if mentions([]byte(r.getenv("GIT_CONFIG_PARAMETERS")), words) {
 		return true
 	}

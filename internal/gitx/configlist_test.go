@@ -123,6 +123,27 @@ func TestConfigMaySign(t *testing.T) {
 	}
 }
 
+// A gate reads neither commit.gpgSign nor user.signingKey with git when no
+// file mentions them: the user's own configuration sets the key, too.
+func TestConfigMaySetSigning(t *testing.T) {
+	r := newTestRepo(t)
+	ctx := context.Background()
+	repo, err := Open(ctx, r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if repo.ConfigMaySetSigning() {
+		t.Error("a configuration that says nothing of signing may set it")
+	}
+	r.git("config", "--global", "user.signingKey", "~/.ssh/id_ed25519.pub")
+	if !repo.ConfigMaySetSigning() {
+		t.Error("user.signingKey in the user's configuration not seen")
+	}
+	if s, err := repo.Signing(ctx); err != nil || s.Key != "~/.ssh/id_ed25519.pub" {
+		t.Errorf("Signing = %+v, %v", s, err)
+	}
+}
+
 func TestUserValues(t *testing.T) {
 	out := "system\x00file:/etc/gitconfig\x00tdd.sandbox.write\n/opt/a\x00" +
 		"global\x00file:/h/.gitconfig\x00tdd.sandbox.write\n~/.cache/b\x00" +

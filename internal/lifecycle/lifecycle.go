@@ -71,6 +71,9 @@ func (e *Env) prestart(dir string) func() {
 // are and which key the sandbox denies, when wt is the repository the command
 // runs in (a linked worktree may have its own configuration).
 func (e *Env) signing(wt *gitx.Repo) (gitx.Signing, error) {
+	if !wt.ConfigMaySetSigning() {
+		return gitx.Signing{}, nil // no configuration file mentions them
+	}
 	if e.Signing != nil && wt.GitDir == e.Repo.GitDir {
 		return e.Signing()
 	}
