@@ -74,6 +74,9 @@ func (r *Repo) resolve(ctx context.Context, rev, kind string) (string, error) {
 
 // MergeBase returns the best common ancestor of a and b.
 func (r *Repo) MergeBase(ctx context.Context, a, b string) (string, error) {
+	if base, ok := r.mergeBaseInProcess(a, b); ok {
+		return base, nil // a branch whose base has not moved, in loose commits
+	}
 	out, err := r.output(ctx, "merge-base", a, b)
 	if exitCode(err) == 1 {
 		return "", fmt.Errorf("%s and %s have no common ancestor", a, b)

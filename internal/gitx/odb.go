@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,4 +214,72 @@ func isFullOID(s string) bool {
 		}
 	}
 	return true
+}
+
+// refInProcess is the commit a full ref name (refs/…) or a full id names,
+// read by go-git; ok is false when it cannot say.
+func (r *Repo) refInProcess(name string) (string, bool) {
+	if isFullOID(name) {
+		return name, true
+	}
+	st := r.odb()
+	if st == nil || !strings.HasPrefix(name, "refs/") {
+		return "", false
+	}
+	ref, err := storer.ResolveReference(st, plumbing.ReferenceName(name))
+	if err != nil || ref == nil || ref.Hash().IsZero() {
+		return "", false
+	}
+	return ref.Hash().String(), true
+}
+
+// ancestryWalk bounds mergeBaseInProcess: a branch's own commits since it
+// left its base, loose, are a handful.
+const ancestryWalk = 256
+
+// mergeBaseInProcess answers git merge-base a b where one is an ancestor of
+// the other through loose commits, as it is while a branch's base has not
+// moved: that one is the merge base, the only one. ok is false for anything
+// else (git answers).
+func (r *Repo) mergeBaseInProcess(a, b string) (string, bool) {
+	if _, err := os.Stat(filepath.Join(r.CommonDir, "shallow")); !errors.Is(err, fs.ErrNotExist) {
+		return "", false // git cuts history at the shallow commits
+	}
+	ida, ok1 := r.refInProcess(a)
+	idb, ok2 := r.refInProcess(b)
+	if !ok1 || !ok2 {
+		return "", false
+	}
+	if ida == idb || r.reaches(idb, ida) {
+		return ida, true
+	}
+	if r.reaches(ida, idb) {
+		return idb, true
+	}
+	return "", false
+}
+
+// reaches reports whether target is from, or an ancestor of it, through
+// loose commits only, within ancestryWalk commits.
+func (r *Repo) reaches(from, target string) bool {
+	seen := map[string]bool{from: true}
+	queue := []string{from}
+	for len(queue) > 0 && len(seen) <= ancestryWalk {
+		id := queue[0]
+		queue = queue[1:]
+		if id == target {
+			return true
+		}
+		commits, ok := r.commitsInProcess([]string{id})
+		if !ok {
+			return false
+		}
+		for _, p := range commits[id].Parents {
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return false
 }

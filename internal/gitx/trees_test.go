@@ -92,3 +92,56 @@ func TestTreesInProcessAgreeWithGit(t *testing.T) {
 		t.Errorf("packed: ChangedBlobs %+v %v", got, err)
 	}
 }
+
+// merge-base is answered in process where one commit is an ancestor of the
+// other through loose commits, and by git otherwise; the answers agree.
+func TestMergeBaseInProcessAgreesWithGit(t *testing.T) {
+	r := newTestRepo(t)
+	ctx := context.Background()
+	commit := func(name string) string {
+		r.write(name, name+"\n")
+		r.commitAll(name)
+		return strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	}
+	base := commit("base")
+	r.git("switch", "-q", "-c", "side")
+	side1 := commit("side1")
+	r.git("switch", "-q", "main")
+	main1 := commit("main1")
+	r.git("switch", "-q", "side")
+	r.git("merge", "-q", "--no-edit", "main")
+	side2 := commit("side2")
+	repo, err := Open(ctx, r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitBase := func(a, b string) string {
+		out, err := exec.Command("git", "-C", r.dir, "merge-base", a, b).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	for _, tc := range []struct {
+		a, b   string
+		inProc bool
+	}{
+		{"refs/heads/main", side2, true}, {base, side2, true}, {side2, base, true}, {side1, side1, true},
+		{main1, side1, false}, {"refs/heads/main", "refs/heads/side", true}, {"main", side2, false},
+	} {
+		got, ok := repo.mergeBaseInProcess(tc.a, tc.b)
+		if ok != tc.inProc {
+			t.Errorf("%s %s: in process %v, want %v", tc.a, tc.b, ok, tc.inProc)
+		}
+		if ok && got != gitBase(tc.a, tc.b) {
+			t.Errorf("%s %s: %s, git %s", tc.a, tc.b, got, gitBase(tc.a, tc.b))
+		}
+		if mb, err := repo.MergeBase(ctx, tc.a, tc.b); err != nil || mb != gitBase(tc.a, tc.b) {
+			t.Errorf("MergeBase %s %s = %s %v, git %s", tc.a, tc.b, mb, err, gitBase(tc.a, tc.b))
+		}
+	}
+	r.git("gc", "-q")
+	if _, ok := repo.mergeBaseInProcess(base, side2); ok {
+		t.Error("packed commits walked in process")
+	}
+}
