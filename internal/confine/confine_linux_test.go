@@ -406,10 +406,19 @@ func TestChildrenAgree(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	files := childrenFiles(os.Getpid())
-	scan := scanChildren()[os.Getpid()]
-	slices.Sort(files)
-	slices.Sort(scan)
+	// the threads end after their goroutines, and a child moves to another
+	// thread's file when its thread ends: while one ends, it may be in
+	// neither (why the sweep before a question scans every process)
+	var files, scan []int
+	for range 100 {
+		files, scan = childrenFiles(os.Getpid()), scanChildren()[os.Getpid()]
+		slices.Sort(files)
+		slices.Sort(scan)
+		if slices.Equal(files, scan) && len(files) >= len(pids) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	for _, pid := range pids {
 		if !slices.Contains(files, pid) {
 			t.Errorf("children files %v, want %d among them", files, pid)
