@@ -41,16 +41,7 @@ func (r *Repo) Stage(ctx context.Context) (*Staged, error) {
 		return nil, err
 	}
 	s := &Staged{repo: r.WithEnv("GIT_INDEX_FILE=" + tmp.Name()), index: tmp.Name()}
-	if src, err := os.Open(index); err == nil {
-		_, err = io.Copy(tmp, src)
-		src.Close()
-		if err != nil {
-			tmp.Close()
-			s.Close()
-			return nil, err
-		}
-	}
-	if err := tmp.Close(); err != nil {
+	if err := copyIndex(tmp, index); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -69,6 +60,34 @@ func (r *Repo) Stage(ctx context.Context) (*Staged, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// copyIndex copies the index at path (none: nothing) into dst, which it
+// closes, dated as the index: git takes an entry whose file changed in the
+// second the index was written for one that may have changed since (racily
+// clean) and reads the file again; a copy dated now made a file changed in
+// that second, at the same size, look unchanged, and its old blob staged.
+func copyIndex(dst *os.File, path string) error {
+	src, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return dst.Close()
+	}
+	if err != nil {
+		dst.Close()
+		return err
+	}
+	defer src.Close()
+	fi, err := src.Stat()
+	if err == nil {
+		_, err = io.Copy(dst, src)
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Chtimes(dst.Name(), fi.ModTime(), fi.ModTime())
 }
 
 // unflag clears, in the private index, the assume-unchanged and skip-worktree

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Open finds the repository without a git process where it can; where it
@@ -83,5 +84,42 @@ func TestDiscoverAgreesWithGit(t *testing.T) {
 	r.git("config", "core.bare", "true")
 	if _, err := Open(context.Background(), r.dir); err == nil {
 		t.Error("core.bare = true: Open found a work tree")
+	}
+}
+
+// Stage's private index is dated as the index it copies: git reads again a
+// file that changed in the second its index was written (racily clean), and
+// a copy dated now made a same-size change in that second look unchanged, so
+// its old blob was staged (tdd_merge_symbols under load: green committed a
+// tree without the change it tested).
+func TestCopyIndexKeepsItsDate(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join(dir, "index")
+	if err := os.WriteFile(index, []byte("DIRC..."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	written := time.Now().Add(-time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(index, written, written); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{index, filepath.Join(dir, "none")} {
+		dst, err := os.CreateTemp(dir, "copy-*")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := copyIndex(dst, src); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(dst.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(dst.Name())
+		switch {
+		case src == index && (!fi.ModTime().Equal(written) || string(data) != "DIRC..."):
+			t.Errorf("copy dated %v holding %q", fi.ModTime(), data)
+		case src != index && len(data) != 0:
+			t.Errorf("no index, a copy holding %q", data)
+		}
 	}
 }
