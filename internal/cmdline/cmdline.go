@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/alecthomas/kong"
@@ -54,6 +55,14 @@ type Env struct {
 	Getenv func(string) string
 	*Globals
 	warned map[string]bool // the warnings given once (warnOnce)
+	later  sync.WaitGroup  // Later's work, which Run waits for
+}
+
+// Later runs f in the background: the command goes on, and exits only once f
+// has returned. For cleaning up off the way to the result (a confined run's
+// temporary directory: each removal is a disk write).
+func (e *Env) Later(f func()) {
+	e.later.Go(f)
 }
 
 // Dir is the directory to run in.
@@ -105,11 +114,13 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	env := &Env{Ctx: ctx, Prog: app.Prog, Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Globals: app.Globals}
+	defer env.later.Wait()
 	// before any program starts (git runs hooks and filters a repository
 	// names): whatever one leaves stays below this process, to be killed
 	if err := confine.BecomeSubreaper(); err != nil {
 		return finish(env, err)
 	}
+	confine.Prepare()
 	if len(args) > 0 && app.Direct[args[0]] != nil {
 		env.Globals = &Globals{Color: "auto"}
 		if err := env.checkCwd(); err != nil {

@@ -22,12 +22,11 @@ func (e *Env) Green(issue string) (err error) {
 		return err
 	}
 	result.Issue = w.Issue
-	defer e.prestart(w.Worktree)()
 	p, err := e.prepare(w, wt, head, true)
 	if err != nil {
 		return e.refused(w, result, err)
 	}
-	defer p.close()
+	defer p.close(e)
 	gitx.Mark("staged")
 	red, tree := p.red, p.staged.Tree
 	if red == nil {

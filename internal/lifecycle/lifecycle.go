@@ -16,7 +16,6 @@ import (
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/pathglob"
-	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -49,22 +48,20 @@ type Env struct {
 	// the way to the tests. Nil reads it each time.
 	Signing func() (gitx.Signing, error)
 
-	warm *runner.Warm // the sandbox's helper, started while a gate stages
+	// Later runs cleanup in the background, which the command waits for
+	// before it exits (cmdline.Env.Later); nil runs it at once.
+	Later func(func())
+
+	ahead *ahead // the next confined run, prepared while a gate stages
 }
 
-// prestart starts, unless the tests run unconfined, the sandbox's helper for
-// a run in dir, while the gate stages and decides what to run; the returned
-// func ends it if no run used it.
-func (e *Env) prestart(dir string) func() {
-	if e.NoSandbox {
-		return func() {}
+// later runs f as Later says.
+func (e *Env) later(f func()) {
+	if e.Later == nil {
+		f()
+		return
 	}
-	w := runner.Prestart(dir) // in the background: staging starts at once
-	e.warm = w
-	return func() {
-		e.warm = nil
-		w.Close()
-	}
+	e.Later(f)
 }
 
 // signing is how commits are signed in wt: one git call answers whether they

@@ -215,6 +215,7 @@ type prepared struct {
 	sinceRed []surface.Change
 	branch   []gitx.RawEntry // what the branch changed: the fork point against the staged tree
 	signs    chan bool       // whether the worktree signs commits: asked while the tests run
+	ahead    *ahead          // the confined run, prepared while staging
 }
 
 // sign waits for the answer to whether commits are signed.
@@ -273,7 +274,12 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 			return err
 		}
 		var h errgroup.Group
-		h.Go(func() (err error) { p.cfg, err = e.Config(p.fork); return err })
+		h.Go(func() (err error) {
+			if p.cfg, err = e.Config(p.fork); err == nil {
+				p.ahead = e.confineAhead(p.cfg, w.Worktree, p.cfg.Test.Network)
+			}
+			return err
+		})
 		if withRed {
 			h.Go(func() (err error) { p.red, err = LastRed(e.Ctx, wt, p.fork, head); return err })
 		}
@@ -282,12 +288,13 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 	g.Go(func() (err error) { ignored, err = wt.Ignored(e.Ctx); return err })
 	g.Go(func() (err error) { p.staged, err = wt.Stage(e.Ctx); return err })
 	if err := g.Wait(); err != nil {
-		p.close()
+		p.close(e)
 		return nil, err
 	}
+	e.ahead = p.ahead
 	p.rules = rules(p.cfg)
 	if loaded := p.rules.IgnoredLoaded(wt.Top, ignored); len(loaded) > 0 {
-		p.close()
+		p.close(e)
 		return nil, surfaceError("files the tests depend on are in no commit", loaded).
 			WithHint("commit them (git add -f), or remove them; an ignore rule does not keep a file from the test runner")
 	}
@@ -303,15 +310,19 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 	}
 	h.Wait()
 	if err := cmp.Or(branchErr, redErr); err != nil {
-		p.close()
+		p.close(e)
 		return nil, err
 	}
 	return p, nil
 }
 
-func (p *prepared) close() {
+func (p *prepared) close(e *Env) {
 	if p.staged != nil {
 		p.staged.Close()
+	}
+	p.ahead.close(e.later)
+	if e.ahead == p.ahead {
+		e.ahead = nil
 	}
 }
 

@@ -29,7 +29,6 @@ func (e *Env) Red(issue string) (err error) {
 		return err
 	}
 	result.Issue = w.Issue
-	defer e.prestart(w.Worktree)()
 	if w.Phase == state.PhaseRed {
 		fmt.Fprintf(e.Err, "git-tdd: #%s is red already; a new red replaces it (use it to change the tests)\n", w.Issue)
 	}
@@ -37,7 +36,7 @@ func (e *Env) Red(issue string) (err error) {
 	if err != nil {
 		return e.refused(w, result, err)
 	}
-	defer p.close()
+	defer p.close(e)
 	gitx.Mark("staged")
 	changed := changedTests(p.branch, p.cfg.Test.TestPaths)
 	res, err := e.runScoped(p, wt, w.Worktree, changed)

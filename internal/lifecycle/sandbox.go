@@ -43,18 +43,81 @@ func (e *Env) run(cfg *config.Config, s runner.Spec, network bool) (*runner.Resu
 		gitx.Mark("tests ended")
 		return res, escalate(err)
 	}
-	c, err := e.confine(cfg, s.Dir, network)
+	c, err := e.ahead.take(cfg, s.Dir, network)
+	if c == nil && err == nil {
+		c, err = e.confine(cfg, s.Dir, network)
+	}
 	if err != nil {
 		return nil, err
 	}
-	s.Sandbox, s.Env, s.Warm = c.sandbox, c.env, e.warm
+	s.Sandbox, s.Env = c.sandbox, c.env
 	gitx.Mark("tests start")
 	res, err := runner.Run(e.Ctx, s)
 	gitx.Mark("tests ended")
-	if derr := c.done(); err == nil {
+	if derr := c.done(e.later); err == nil {
 		err = derr
 	}
 	return res, escalate(err)
+}
+
+// ahead is a confined run prepared while a gate stages, for its next run in
+// dir with cfg: the temporary directory, the environment, the policy and the
+// confined thread (sandbox.Launcher), whose rules are a system call or two
+// per readable path. Made beside staging, they are off the way to the tests.
+type ahead struct {
+	cfg     *config.Config
+	dir     string
+	network bool
+	ready   chan struct{} // closed once c or err is set
+	c       *confined
+	err     error
+	taken   bool
+}
+
+// confineAhead prepares, in the background, the confined run the gate makes
+// next in dir; nil when its tests run unconfined.
+func (e *Env) confineAhead(cfg *config.Config, dir string, network bool) *ahead {
+	if e.NoSandbox {
+		return nil
+	}
+	a := &ahead{cfg: cfg, dir: dir, network: network, ready: make(chan struct{})}
+	go func() {
+		defer close(a.ready)
+		if a.c, a.err = e.confine(cfg, dir, network); a.err != nil {
+			return
+		}
+		if a.c.sandbox.Launcher, a.err = a.c.sandbox.Policy.Launcher(); a.err != nil {
+			os.RemoveAll(a.c.tmp)
+			a.c = nil
+		}
+	}()
+	return a
+}
+
+// take is the run prepared ahead when it is for cfg, dir and network and not
+// yet used; nil and no error otherwise. Only the goroutine that runs the
+// gate's tests takes it.
+func (a *ahead) take(cfg *config.Config, dir string, network bool) (*confined, error) {
+	if a == nil || a.taken || a.cfg != cfg || a.dir != dir || a.network != network {
+		return nil, nil
+	}
+	a.taken = true
+	<-a.ready
+	return a.c, a.err
+}
+
+// close ends a prepared run nothing took: its thread, and later its
+// temporary directory.
+func (a *ahead) close(later func(func())) {
+	if a == nil || a.taken {
+		return
+	}
+	a.taken = true
+	<-a.ready
+	if a.c != nil {
+		a.c.sandbox.Launcher.Close()
+		later(func() { os.RemoveAll(a.c.tmp) })
+	}
 }
 
 // escalate gives an error without an exit code of its own exit 4: the run
@@ -192,12 +255,13 @@ func userGoCache() string {
 }
 
 // done puts the worktree's .git file back, which Landlock cannot keep
-// read-only, and removes the run's temporary directory. A run that changed
-// the .git file is refused: it tried to send git-tdd's next git command to a
-// git dir of its making.
-func (c *confined) done() error {
+// read-only, and removes the run's temporary directory, later: off the way to
+// the verdict (each removal writes the disk, a millisecond or two in all).
+// A run that changed the .git file is refused: it tried to send git-tdd's
+// next git command to a git dir of its making.
+func (c *confined) done(later func(func())) error {
 	changed, err := c.gitFile.Restore()
-	os.RemoveAll(c.tmp)
+	later(func() { os.RemoveAll(c.tmp) })
 	if err != nil {
 		return exitcode.With(exitcode.Escalate, err)
 	}

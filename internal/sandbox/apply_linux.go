@@ -3,8 +3,10 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -32,7 +34,21 @@ func run(m message) error {
 	if err != nil {
 		return &execError{code: 127, err: fmt.Errorf("sandbox: %w", err)}
 	}
-	cfg := config(p, st.ABI)
+	if err := restrict(p, st.ABI); err != nil {
+		return err
+	}
+	err = syscall.Exec(path, m.Args, m.Env)
+	return &execError{code: 126, err: fmt.Errorf("sandbox: cannot run %s in the sandbox: %w", path, err)}
+}
+
+// restrict confines the calling thread, which must be locked to its
+// goroutine for good, and all it starts, to p at this ABI: Landlock, no
+// capabilities, no_new_privs, the seccomp filters. Every check that can fail
+// comes before the first restriction. On an error the thread may be partly
+// restricted: its goroutine must end without unlocking it, so that the Go
+// runtime ends the thread.
+func restrict(p Policy, abi int) error {
+	cfg := config(p, abi)
 	grants, err := rules(p, cfg)
 	if err != nil {
 		return err
@@ -44,7 +60,8 @@ func run(m message) error {
 	if ruleset < 0 {
 		return errors.New("sandbox: the Landlock ruleset is empty") // Config restricts: never
 	}
-	progs, err := filters(p, st.ABI)
+	defer unix.Close(ruleset)
+	progs, err := filters(p, abi)
 	if err != nil {
 		return err
 	}
@@ -57,18 +74,16 @@ func run(m message) error {
 	if err := ll.LandlockRestrictSelf(ruleset, flags); err != nil {
 		return fmt.Errorf("sandbox: enforcing Landlock: %w", err)
 	}
-	unix.Close(ruleset)
 	for _, prog := range progs {
 		if err := loadFilter(prog); err != nil {
 			return fmt.Errorf("sandbox: loading the seccomp filter: %w", err)
 		}
 	}
-	err = syscall.Exec(path, m.Args, m.Env)
-	return &execError{code: 126, err: fmt.Errorf("sandbox: cannot run %s in the sandbox: %w", path, err)}
+	return nil
 }
 
 // lookPath finds the program as exec.Command would, in the PATH of the
-// program's own environment.
+// program's own environment (the last PATH in env), not this process's.
 func lookPath(name string, env []string) (string, error) {
 	if strings.Contains(name, "/") {
 		return name, nil
@@ -79,8 +94,40 @@ func lookPath(name string, env []string) (string, error) {
 			pathVar = v
 		}
 	}
-	os.Setenv("PATH", pathVar) // the helper runs with no environment of its own
-	return exec.LookPath(name)
+	for _, dir := range filepath.SplitList(pathVar) {
+		if dir == "" {
+			dir = "."
+		}
+		path := filepath.Join(dir, name)
+		if executable(path) != nil {
+			continue
+		}
+		if !filepath.IsAbs(path) {
+			return path, &exec.Error{Name: name, Err: exec.ErrDot}
+		}
+		return path, nil
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+}
+
+// executable is exec.LookPath's test of a file: not a directory, and
+// executable by this process.
+func executable(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		return syscall.EISDIR
+	}
+	err = unix.Faccessat(unix.AT_FDCWD, path, unix.X_OK, unix.AT_EACCESS)
+	if err == nil || !errors.Is(err, syscall.ENOSYS) && !errors.Is(err, syscall.EPERM) {
+		return err
+	}
+	if fi.Mode()&0o111 != 0 {
+		return nil
+	}
+	return fs.ErrPermission
 }
 
 // Filesystem rights.

@@ -112,11 +112,8 @@ func (m message) encode() ([]byte, error) {
 	return data, err
 }
 
-// decodeMessage reads one message, strictly: unknown fields, trailing data, a
-// wrong magic or an invalid policy are refused.
-// errEmpty is a policy pipe closed with nothing written.
-var errEmpty = errors.New("sandbox: the policy pipe is empty")
-
+// decodeMessage reads one message, strictly: nothing, unknown fields,
+// trailing data, a wrong magic or an invalid policy are refused.
 func decodeMessage(r io.Reader) (message, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxMessage+1))
 	if err != nil {
@@ -126,7 +123,7 @@ func decodeMessage(r io.Reader) (message, error) {
 		return message{}, errors.New("sandbox: the policy is too large")
 	}
 	if len(data) == 0 {
-		return message{}, errEmpty
+		return message{}, errors.New("sandbox: the policy pipe is empty")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

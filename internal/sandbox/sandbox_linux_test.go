@@ -87,6 +87,22 @@ func try(args []string) error {
 			unix.Close(fds[1])
 		}
 		return err
+	case "vmread":
+		// another task's memory: permission comes first, then the address
+		// (1, never mapped: EFAULT when permitted)
+		pid, _ := strconv.Atoi(arg(1))
+		buf := make([]byte, 1)
+		local := []unix.Iovec{{Base: &buf[0], Len: 1}}
+		remote := []unix.RemoteIovec{{Base: 1, Len: 1}}
+		_, err := unix.ProcessVMReadv(pid, local, remote, 0)
+		return err
+	case "ptrace":
+		pid, _ := strconv.Atoi(arg(1))
+		_, _, e := unix.Syscall6(unix.SYS_PTRACE, unix.PTRACE_SEIZE, uintptr(pid), 0, 0, 0, 0)
+		if e != 0 {
+			return e
+		}
+		return nil
 	case "kill":
 		pid, _ := strconv.Atoi(arg(1))
 		return syscall.Kill(pid, 0)
@@ -182,6 +198,21 @@ type repo struct {
 	layout
 	outside string
 	env     []string // the confined programs' environment
+	// thread confines programs as red and green do, from a thread of this
+	// process (Launcher), not through the helper (Wrap)
+	thread bool
+}
+
+// eachCarrier runs test with programs confined through the helper, as
+// agents are, and from a confined thread, as red's and green's tests are.
+func eachCarrier(t *testing.T, test func(*testing.T, repo)) {
+	for _, thread := range []bool{false, true} {
+		t.Run(map[bool]string{false: "helper", true: "thread"}[thread], func(t *testing.T) {
+			r := newRepo(t)
+			r.thread = thread
+			test(t, r)
+		})
+	}
 }
 
 func newRepo(t testing.TB) repo {
@@ -267,6 +298,14 @@ func (o outcome) String() string {
 // confine.Start. "self" is this test binary.
 func (r repo) confined(t *testing.T, p Policy, dir string, argv ...string) outcome {
 	t.Helper()
+	if r.thread {
+		l, err := p.Launcher()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		return r.launched(t, l, dir, argv...)
+	}
 	if argv[0] == "self" {
 		argv[0] = os.Args[0]
 	}
@@ -297,8 +336,9 @@ func (r repo) confined(t *testing.T, p Policy, dir string, argv ...string) outco
 // Everything the default agent policy must refuse, tried as a dishonest
 // agent would, from its worktree, by shell and by system call. The test runs
 // as root where it can: root passes every file permission, not Landlock.
-func TestAgentIsRefused(t *testing.T) {
-	r := newRepo(t)
+func TestAgentIsRefused(t *testing.T) { eachCarrier(t, testAgentIsRefused) }
+
+func testAgentIsRefused(t *testing.T, r repo) {
 	p := r.agentPolicy(t, nil)
 	targets := []struct{ name, path string }{
 		{"../outside", filepath.Join(r.worktree, "..", "outside", "f")},
@@ -407,8 +447,9 @@ func TestAgentIsRefused(t *testing.T) {
 
 // What an agent needs works: its worktree, its temporary directory, its
 // [sandbox] write paths, git status/diff/log, the devices programs expect.
-func TestAgentWorks(t *testing.T) {
-	r := newRepo(t)
+func TestAgentWorks(t *testing.T) { eachCarrier(t, testAgentWorks) }
+
+func testAgentWorks(t *testing.T, r repo) {
 	p := r.agentPolicy(t, nil)
 	// a tracked file whose stat no longer matches the index: git status would
 	// refresh and write the index, which it may not
@@ -447,8 +488,9 @@ func TestAgentWorks(t *testing.T) {
 
 // The network: off, nothing connects (Multipath TCP included); on, it does;
 // limited to ports, only those.
-func TestNetwork(t *testing.T) {
-	r := newRepo(t)
+func TestNetwork(t *testing.T) { eachCarrier(t, testNetwork) }
+
+func testNetwork(t *testing.T, r repo) {
 	listen := func() (net.Listener, uint16) {
 		l, err := net.Listen("tcp4", "127.0.0.1:0")
 		if err != nil {
@@ -563,10 +605,8 @@ func TestHelperRefuses(t *testing.T) {
 		})
 	}
 
-	// an empty pipe is a prestarted helper git-tdd had nothing for
-	// (Pending.Cancel): it runs nothing, quietly
-	if out, code := helper([]*os.File{pipe(""), pipe("")}, "3", "4"); code != 125 || out != "" {
-		t.Errorf("an empty pipe: exit %d: %q, want 125 and nothing said", code, out)
+	if out, code := helper([]*os.File{pipe(""), pipe("")}, "3", "4"); code != 126 || !strings.Contains(out, "the policy pipe is empty") {
+		t.Errorf("an empty pipe: exit %d: %q, want 126 and a refusal", code, out)
 	}
 
 	p := r.agentPolicy(t, nil)
@@ -678,71 +718,6 @@ func TestTerminal(t *testing.T) {
 	}
 }
 
-// A helper started ahead of its program (Prestart) runs what Send gives it,
-// confined as Wrap's would; Cancel ends it having run nothing; a policy
-// Send refuses runs nothing either.
-func TestPrestart(t *testing.T) {
-	r := newRepo(t)
-	p := r.agentPolicy(t, nil)
-	start := func() (*Pending, *confine.Proc, *bytes.Buffer) {
-		var out bytes.Buffer
-		cmd := exec.Command("ignored")
-		cmd.Dir, cmd.Stdout, cmd.Stderr = r.worktree, &out, &out
-		pd, err := Prestart(cmd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		proc, err := confine.Start(cmd)
-		pd.Started()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pd, proc, &out
-	}
-
-	pd, proc, out := start()
-	outside := filepath.Join(r.root, "outside-prestart")
-	script := `pwd; echo x > here.txt && echo wrote here; echo x > "$1" && echo wrote outside`
-	if err := pd.Send(p, []string{"sh", "-c", script, "sh", outside}, r.env); err != nil {
-		t.Fatal(err)
-	}
-	proc.Wait()
-	if err := pd.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if got := out.String(); !strings.Contains(got, r.worktree+"\nwrote here\n") || strings.Contains(got, "wrote outside") {
-		t.Errorf("output %q: want it run in the worktree, writing only there", got)
-	}
-	if _, err := os.Stat(outside); err == nil {
-		t.Error("the prestarted program wrote outside its worktree")
-	}
-
-	pd, proc, out = start()
-	pd.Cancel()
-	err := proc.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 125 || out.Len() != 0 {
-		t.Errorf("cancelled: %v, %q; want exit 125 and nothing said", err, out)
-	}
-	if err := pd.Err(); err != nil {
-		t.Errorf("cancelled: the helper reported %v", err)
-	}
-
-	pd, proc, _ = start()
-	bad := p
-	bad.Deny = append(bad.Deny, bad.Write...)
-	if err := pd.Send(bad, []string{"sh", "-c", "echo ran > ran.txt"}, r.env); err == nil {
-		t.Error("Send accepted a policy that is not valid")
-	}
-	proc.Wait()
-	if _, err := os.Stat(filepath.Join(r.worktree, "ran.txt")); err == nil {
-		t.Error("a refused Send ran the program")
-	}
-}
-
-// What confining costs a program that does nothing, against the same program
-// started by confine alone: the helper's start, the readable set, Landlock
-// and seccomp.
 func BenchmarkConfinedTrue(b *testing.B) {
 	r := newRepo(b)
 	p := r.agentPolicy(b, nil)

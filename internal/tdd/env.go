@@ -32,6 +32,7 @@ func lifecycleEnv(env *cmdline.Env) (*lifecycle.Env, error) {
 		Config: func(rev string) (*config.Config, error) { return env.Config(repo, rev) },
 		Out:    env.Stdout, Err: env.Stderr, Getenv: env.Getenv, Color: env.Color, NoPager: env.NoPager, Cwd: cwd,
 		Signing: sync.OnceValues(func() (gitx.Signing, error) { return repo.Signing(env.Ctx) }),
+		Later:   env.Later,
 	}, nil
 }
 
