@@ -106,10 +106,16 @@ func (c junitCase) test() Test {
 }
 
 func (i *junitIssue) message() string {
-	m := strings.TrimSpace(i.Text)
-	if m == "" {
-		m = i.Message
+	if m := strings.TrimSpace(i.Text); m != "" {
+		return trimMessage(m)
 	}
+	return trimMessage(i.Message)
+}
+
+// trimMessage is a test's message as a result keeps it: trimmed, and cut at
+// 2,000 bytes.
+func trimMessage(m string) string {
+	m = strings.TrimSpace(m)
 	if len(m) > 2000 {
 		m = m[:2000] + "…"
 	}

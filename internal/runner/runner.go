@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,17 +135,27 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		env = os.Environ()
 	}
 	var report string
+	plugin := false // pytest reports through git-tdd's reporter, not JUnit
 	switch s.Runner {
 	case "pytest":
-		f, err := os.CreateTemp(s.tempDir(), "git-tdd-junit-*.xml")
+		dir, err := os.MkdirTemp(s.tempDir(), "git-tdd-pytest-*")
 		if err != nil {
 			return nil, err
 		}
-		report = f.Name()
-		f.Close()
-		defer os.Remove(report)
+		if s.Sandbox == nil {
+			defer os.RemoveAll(dir) // else it goes with the run's directory
+		}
 		cmd, paths := pytestCommand(s.Command, s.Select, s.Dir)
-		argv = append(append([]string{}, cmd...), pytestArgs(s.Dir, paths, report)...)
+		argv = append(append([]string{}, cmd...), pytestArgs(s.Dir, paths)...)
+		if plugin = reachesPytest(cmd); plugin {
+			report = filepath.Join(dir, "report.tsv")
+			if env, err = withPytestPlugin(env, dir, report); err != nil {
+				return nil, err
+			}
+		} else {
+			report = filepath.Join(dir, "report.xml")
+			argv = append(argv, "--junitxml="+report, "-o", "junit_family=xunit1")
+		}
 		if len(s.Select) > 0 {
 			argv = append(argv, paths...)
 		}
@@ -180,8 +191,14 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 	case "pytest":
 		res.Exit = res.RawExit
 		if !res.TimedOut {
-			res.Tests, err = readJUnit(report)
+			if plugin {
+				res.Tests, err = readPytestReport(report)
+			} else {
+				res.Tests, err = readJUnit(report)
+			}
 			switch {
+			case err != nil && res.RawExit == 0 && plugin && errors.Is(err, fs.ErrNotExist):
+				return nil, fmt.Errorf("pytest passed without loading git-tdd's reporter: the [test] command does not pass PYTEST_PLUGINS and PYTHONPATH on to pytest (runner = \"junit\" with --junitxml={junit} reports through pytest's JUnit report)")
 			case err != nil && res.RawExit == 0:
 				return nil, fmt.Errorf("pytest passed without writing its report: %w", err)
 			case err != nil && res.RawExit != 2 && res.RawExit != 4 && res.RawExit != 5:
@@ -223,19 +240,18 @@ func withReport(list []string, report string) []string {
 }
 
 // pytestArgs pin what pytest would otherwise take from outside the worktree
-// dir, and ask for the report: xunit1 carries each test's file; the root
-// directory, the configuration file (looked for from the paths the run tests)
-// and the conftest.py files are the worktree's own (pytest looks for them up to
-// the file system's root); no cache is left in the worktree, where a red commit
-// would pick it up; a test file that cannot be imported does not stop the
-// others.
-func pytestArgs(dir string, paths []string, report string) []string {
+// dir: the root directory, the configuration file (looked for from the paths
+// the run tests) and the conftest.py files are the worktree's own (pytest
+// looks for them up to the file system's root); no cache is left in the
+// worktree, where a red commit would pick it up; a test file that cannot be
+// imported does not stop the others. The report is asked for apart: git-tdd's
+// reporter, or JUnit's, xunit1, which carries each test's file.
+func pytestArgs(dir string, paths []string) []string {
 	cfg := pytestconfig.File(dir, paths)
 	if cfg == "" {
 		cfg = os.DevNull
 	}
-	return []string{"--junitxml=" + report, "-o", "junit_family=xunit1", "-p", "no:cacheprovider",
-		"--rootdir=" + dir, "--confcutdir=" + dir, "-c", cfg, "--continue-on-collection-errors"}
+	return []string{"-p", "no:cacheprovider", "--rootdir=" + dir, "--confcutdir=" + dir, "-c", cfg, "--continue-on-collection-errors"}
 }
 
 // withGoRun limits go test to the top-level test functions of ids
