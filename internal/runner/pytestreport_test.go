@@ -277,3 +277,18 @@ func TestPytestWithoutTheReporter(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// A temporary directory PYTHONPATH cannot name (a ':' in its path) gets
+// pytest's JUnit report instead of the reporter, and the same verdict.
+func TestPytestReportsWhereTheReporterCannotBeNamed(t *testing.T) {
+	requirePytest(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "test_a.py"), []byte("def test_a():\n    assert False\n"), 0o644)
+	tmp := filepath.Join(t.TempDir(), "a:b")
+	os.Mkdir(tmp, 0o755)
+	t.Setenv("TMPDIR", tmp)
+	res, err := Run(context.Background(), Spec{Command: []string{"pytest"}, Runner: "pytest", Timeout: time.Minute, Dir: dir})
+	if err != nil || res.Exit != 1 || len(res.Tests) != 1 || res.Tests[0].Outcome != Failed {
+		t.Fatalf("%+v %v", res, err)
+	}
+}

@@ -147,7 +147,8 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		}
 		cmd, paths := pytestCommand(s.Command, s.Select, s.Dir)
 		argv = append(append([]string{}, cmd...), pytestArgs(s.Dir, paths)...)
-		if plugin = reachesPytest(cmd); plugin {
+		// a directory PYTHONPATH cannot name (a ':' in TMPDIR) gets JUnit's report
+		if plugin = reachesPytest(cmd) && !strings.ContainsRune(dir, os.PathListSeparator); plugin {
 			report = filepath.Join(dir, "report.tsv")
 			if env, err = withPytestPlugin(env, dir, report); err != nil {
 				return nil, err
