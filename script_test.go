@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -120,12 +121,64 @@ func scriptParams(dir string) testscript.Params {
 			}
 			if cond == "sandbox" {
 				// this machine can confine an agent (Landlock, seccomp)
-				st, err := sandbox.Probe()
-				return err == nil && st.Check(sandbox.Policy{}) == nil, nil
+				return canConfine(), nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 	}
+}
+
+// skipWithoutSandbox skips a script that runs a command that confines what
+// it runs (a gate's tests, lint and setup; an agent) on a machine that cannot
+// confine, where the command refuses, unless GIT_TDD_REQUIRE_SANDBOX says
+// the machine must (as CI does). A script that asks for --no-sandbox runs.
+func skipWithoutSandbox(env *testscript.Env) {
+	if os.Getenv("GIT_TDD_REQUIRE_SANDBOX") != "" || canConfine() {
+		return
+	}
+	t, ok := env.T().(interface{ Name() string })
+	if !ok {
+		return
+	}
+	script := filepath.Join("testdata", "script", path.Base(t.Name())+".txtar")
+	if data, err := os.ReadFile(script); err == nil && confinesSomething(string(data)) {
+		env.T().Skip("this machine cannot confine what git tdd runs (Landlock ABI 3, seccomp): " + sandboxWhy())
+	}
+}
+
+func canConfine() bool { return sandboxWhy() == "" }
+
+// sandboxWhy is why this machine cannot confine, "" when it can.
+func sandboxWhy() string {
+	st, err := sandbox.Probe()
+	if err == nil {
+		err = st.Check(sandbox.Policy{})
+	}
+	if err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// confinesSomething reports whether a script runs a git tdd command that
+// confines a program, without --no-sandbox.
+func confinesSomething(script string) bool {
+	confining := map[string]bool{"start": true, "red": true, "green": true, "merge": true, "verify": true,
+		"lint": true, "run": true, "issue": true, "agent": true}
+	for _, line := range strings.Split(script, "\n") {
+		if strings.HasPrefix(line, "-- ") {
+			break // the files
+		}
+		_, cmd, ok := strings.Cut(line, "git tdd ")
+		if !ok || strings.Contains(line, "--no-sandbox") {
+			continue
+		}
+		word, _, _ := strings.Cut(cmd, " ")
+		if confining[word] {
+			return true
+		}
+	}
+	return false
 }
 
 // goEnv is the host's go env: its build cache, so that scripts that run go
@@ -144,6 +197,7 @@ var goEnv = sync.OnceValue(func() map[string]string {
 })
 
 func setupGit(env *testscript.Env) error {
+	skipWithoutSandbox(env)
 	home := filepath.Join(env.WorkDir, ".home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
@@ -378,5 +432,22 @@ func cmdJSONFields(ts *testscript.TestScript, neg bool, args []string) {
 	sort.Strings(want)
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		ts.Fatalf("%s has the fields\n  %s\nwant\n  %s", args[0], strings.Join(got, " "), strings.Join(want, " "))
+	}
+}
+
+func TestConfinesSomething(t *testing.T) {
+	for script, want := range map[string]bool{
+		"exec git tdd red\n":                                   true,
+		"! exec git tdd green\n":                               true,
+		"exits 2 git tdd merge 1\n":                            true,
+		"ttyrun 'Merge?' 'y\\n' -- git tdd merge 1\n":          true,
+		"exec git tdd red --no-sandbox\n":                      false,
+		"exec git tdd status\nexec git diffgate report\n":      false,
+		"exec git tdd list\n-- a.txt --\nexec git tdd red\n":   false,
+		"exec git tdd --version\nexec git tdd agent -- true\n": true,
+	} {
+		if got := confinesSomething(script); got != want {
+			t.Errorf("%q: %v, want %v", script, got, want)
+		}
 	}
 }
