@@ -48,7 +48,7 @@ func (e *Env) run(cfg *config.Config, s runner.Spec, network bool) (*runner.Resu
 		c, err = e.confine(cfg, s.Dir, network)
 	}
 	if err != nil {
-		return nil, err
+		return nil, escalate(err) // a thread the sandbox could not confine: no verdict
 	}
 	s.Sandbox, s.Env = c.sandbox, c.env
 	gitx.Mark("tests start")
