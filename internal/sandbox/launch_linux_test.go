@@ -180,3 +180,43 @@ func BenchmarkLaunchedTrue(b *testing.B) {
 		}
 	}
 }
+
+// While the confined thread lives, a program it started is in its Landlock
+// domain, where Landlock's signal scope lets it signal the thread: a signal
+// to one thread is the whole process's (SIGKILL ends git-tdd, SIGSTOP
+// freezes it, and its [test] timeout with it). The thread outlives the
+// program's start by as long as its goroutine waits to be scheduled: a
+// static program started by "sh tests/run.sh", a [test] command an agent's
+// script runs, signalled git-tdd in 5 of 20 red runs (SIGKILL: exit 137 in 3
+// of 20). Killing git-tdd as a whole (kill) is refused, as it was from the
+// helper.
+func TestLauncherIsNotSignalled(t *testing.T) {
+	r := newRepo(t)
+	l, err := r.agentPolicy(t, nil).Launcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	pid, tid := strconv.Itoa(os.Getpid()), strconv.Itoa(l.threadID())
+	if o := r.launched(t, l, r.worktree, "self", "kill", pid); o.code != 1 || !strings.Contains(o.out, "operation not permitted") {
+		t.Errorf("control, kill git-tdd: %v, want Landlock's refusal", o)
+	}
+	if o := r.launched(t, l, r.worktree, "self", "tgkill", pid, tid); o.code != 1 || !strings.Contains(o.out, "operation not permitted") {
+		t.Errorf("signal the confined thread: %v, want it refused", o)
+	}
+}
+
+// A confined program runs as git-tdd's user, and prlimit(2) asks nothing
+// more of it than that (Landlock has no hook for it, the seccomp filter lets
+// it through): a test lowers git-tdd's RLIMIT_FSIZE, so that git-tdd's next
+// write (git commit-tree: a red's commit) fails, or its RLIMIT_NOFILE, or
+// the hard limits of the human's shell above git-tdd, which the human then
+// cannot raise again. Whatever the carrier.
+func TestConfinedCannotSetGitTddLimits(t *testing.T) {
+	eachCarrier(t, func(t *testing.T, r repo) {
+		o := r.confined(t, r.agentPolicy(t, nil), r.worktree, "self", "prlimit", strconv.Itoa(os.Getpid()))
+		if o.code != 1 || !strings.Contains(o.out, "operation not permitted") {
+			t.Errorf("set git-tdd's RLIMIT_CORE: %v, want it refused", o)
+		}
+	})
+}

@@ -106,6 +106,20 @@ func try(args []string) error {
 	case "kill":
 		pid, _ := strconv.Atoi(arg(1))
 		return syscall.Kill(pid, 0)
+	case "tgkill":
+		// a signal to one thread of git-tdd (signal 0: the permission only)
+		pid, _ := strconv.Atoi(arg(1))
+		tid, _ := strconv.Atoi(arg(2))
+		return unix.Tgkill(pid, tid, 0)
+	case "prlimit":
+		// another process's resource limit, set to what it is: the
+		// permission only (a lower one would make its writes fail)
+		pid, _ := strconv.Atoi(arg(1))
+		var lim unix.Rlimit
+		if err := unix.Prlimit(pid, unix.RLIMIT_CORE, nil, &lim); err != nil {
+			return err
+		}
+		return unix.Prlimit(pid, unix.RLIMIT_CORE, &lim, nil)
 	case "tiocsti":
 		// on /dev/null the kernel answers ENOTTY; the filter answers first
 		f, err := os.OpenFile("/dev/null", os.O_RDWR, 0)
