@@ -322,7 +322,8 @@ func Accept(rel string, b []byte, maxBytes int, want *excerpt.Want) (File, strin
 	if why := SecretContent(b); why != "" {
 		return File{}, why
 	}
-	f := File{Path: rel, Bytes: len(b), Content: string(b), Sent: "whole", Size: len(b), Source: string(b)}
+	text := string(b) // one copy: the content sent is the source, whole, until an excerpt replaces it
+	f := File{Path: rel, Bytes: len(b), Content: text, Sent: "whole", Size: len(b), Source: text}
 	if len(b) <= maxBytes {
 		return f, ""
 	}

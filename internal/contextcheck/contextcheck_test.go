@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/git-tdd/git-tdd/internal/excerpt"
 )
@@ -211,5 +212,17 @@ func TestFitLarge(t *testing.T) {
 	}
 	if res := Check(root, root, []string{"big.py"}, Limits{MaxFileBytes: 40000, MaxTokens: 200000}, nil); res.OK() {
 		t.Error("Check sends a large file")
+	}
+}
+
+// A file sent whole is held once: its content is its source (200 files of
+// 50 KB held twice were 10 MB of a 64 MB budget, DESIGN §9).
+func TestWholeFileHeldOnce(t *testing.T) {
+	f, why := Accept("a.py", []byte(strings.Repeat("x = 1\n", 100)), 1<<20, nil)
+	if why != "" {
+		t.Fatal(why)
+	}
+	if unsafe.StringData(f.Content) != unsafe.StringData(f.Source) {
+		t.Error("the content sent is a second copy of the source")
 	}
 }
