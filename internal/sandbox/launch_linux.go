@@ -77,7 +77,7 @@ func (l *Launcher) serve(p Policy, abi int, errc chan<- error) {
 
 // confined restricts the calling thread, locked, and runs what Start gives.
 func (l *Launcher) confined(p Policy, abi int, errc chan<- error) {
-	if err := restrict(p, abi); err != nil {
+	if err := restrict(p, abi, launcherThread(unix.Getpid(), unix.Gettid())...); err != nil {
 		errc <- err
 		return
 	}

@@ -120,6 +120,39 @@ func try(args []string) error {
 			return err
 		}
 		return unix.Prlimit(pid, unix.RLIMIT_CORE, &lim, nil)
+	case "limits-self":
+		// its own limit, as libc's setrlimit sets it (prlimit64 pid 0), and
+		// another's read
+		var lim unix.Rlimit
+		if err := unix.Getrlimit(unix.RLIMIT_CORE, &lim); err != nil {
+			return err
+		}
+		if err := unix.Setrlimit(unix.RLIMIT_CORE, &lim); err != nil {
+			return err
+		}
+		pid, _ := strconv.Atoi(arg(1))
+		return unix.Prlimit(pid, unix.RLIMIT_CORE, nil, &lim)
+	case "nice-self":
+		prio, err := unix.Getpriority(unix.PRIO_PROCESS, 0)
+		if err != nil {
+			return err
+		}
+		return unix.Setpriority(unix.PRIO_PROCESS, 0, 20-prio) // its own, unchanged
+	case "nice-user":
+		// every process of the user: set to what the caller has, which a
+		// refusal leaves as it is anyway
+		prio, err := unix.Getpriority(unix.PRIO_PROCESS, 0)
+		if err != nil {
+			return err
+		}
+		return unix.Setpriority(unix.PRIO_USER, 0, 20-prio)
+	case "affinity":
+		pid, _ := strconv.Atoi(arg(1))
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(pid, &set); err != nil {
+			return err
+		}
+		return unix.SchedSetaffinity(pid, &set)
 	case "tiocsti":
 		// on /dev/null the kernel answers ENOTTY; the filter answers first
 		f, err := os.OpenFile("/dev/null", os.O_RDWR, 0)
@@ -427,6 +460,9 @@ func testAgentIsRefused(t *testing.T, r repo) {
 		{"make sockets through io_uring", []string{"self", "io_uring"}, "function not implemented"},
 		{"a socket of another family", []string{"self", "packet"}, "permission denied"},
 		{"git add: the index is in the git dir", []string{"git", "add", "-A"}, "index.lock"},
+		// another process's priority, limits or scheduling
+		{"renice every process of the user", []string{"self", "nice-user"}, "operation not permitted"},
+		{"set git-tdd's CPUs", []string{"self", "affinity", strconv.Itoa(os.Getpid())}, "operation not permitted"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := r.confined(t, p, r.worktree, tc.argv...)
@@ -487,6 +523,9 @@ func testAgentWorks(t *testing.T, r repo) {
 		{"the devices", []string{"sh", "-c", "echo x > /dev/null && head -c 4 /dev/urandom | wc -c && head -c 2 /dev/zero | wc -c"}, "4\n2"},
 		{"a pipe as /dev/stdout", []string{"sh", "-c", "echo piped > /dev/stdout"}, "piped"},
 		{"a socketpair", []string{"self", "socketpair"}, "ok"},
+		{"its own limits, and another's read", []string{"self", "limits-self", strconv.Itoa(os.Getpid())}, "ok"},
+		{"its own priority", []string{"self", "nice-self"}, "ok"},
+		{"its own CPUs", []string{"self", "affinity", "0"}, "ok"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := r.confined(t, p, r.worktree, tc.argv...)
