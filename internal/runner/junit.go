@@ -40,7 +40,7 @@ type junitIssue struct {
 }
 
 func readJUnit(path string) ([]Test, error) {
-	data, err := os.ReadFile(path)
+	data, err := readReport(path)
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +155,10 @@ const ReportPlaceholder = "{junit}"
 // report after a command that exited 0 is an error: nothing was judged.
 func junitResults(report string, raw int, dir string) ([]Test, int, error) {
 	data, err := readReports(report)
+	var tampered *ReportError
+	if errors.As(err, &tampered) {
+		return nil, 0, fmt.Errorf("the tests changed their report: %w", err)
+	}
 	if err != nil || len(data) == 0 {
 		if raw == 0 {
 			if err == nil {
@@ -198,12 +202,12 @@ func junitResults(report string, raw int, dir string) ([]Test, int, error) {
 // readReports reads the report file, or each *.xml file of the report
 // directory in name order.
 func readReports(report string) ([][]byte, error) {
-	fi, err := os.Stat(report)
+	fi, err := os.Lstat(report)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.IsDir() {
-		data, err := os.ReadFile(report)
+		data, err := readReport(report)
 		if err != nil || len(data) == 0 {
 			return nil, err
 		}
@@ -222,7 +226,7 @@ func readReports(report string) ([][]byte, error) {
 	sort.Strings(files)
 	var out [][]byte
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := readReport(f)
 		if err != nil {
 			return nil, err
 		}

@@ -84,7 +84,7 @@ func lastValue(env []string, name string) string {
 var errIncomplete = errors.New("the report is incomplete: pytest stopped before its session ended")
 
 func readPytestReport(path string) ([]Test, error) {
-	data, err := os.ReadFile(path)
+	data, err := readReport(path)
 	if err != nil {
 		return nil, err
 	}

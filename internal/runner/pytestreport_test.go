@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // pytestSuite is every kind of outcome pytest reports, and node ids that do
@@ -290,5 +293,32 @@ func TestPytestReportsWhereTheReporterCannotBeNamed(t *testing.T) {
 	res, err := Run(context.Background(), Spec{Command: []string{"pytest"}, Runner: "pytest", Timeout: time.Minute, Dir: dir})
 	if err != nil || res.Exit != 1 || len(res.Tests) != 1 || res.Tests[0].Outcome != Failed {
 		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+// A report in a place the tests can write is read only as the file the run
+// was to write: not through a link, not a FIFO (git-tdd would wait for a
+// writer for good), not beyond its bound.
+func TestReadReportRefusesWhatTheTestsPutInItsPlace(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	os.Symlink("/dev/zero", link)
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	for path, want := range map[string]string{fifo: "is a FIFO", link: "is a symbolic link", sub: "is a directory", "/dev/null": "is a device"} {
+		_, err := readReport(path)
+		var re *ReportError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want a ReportError saying %q", path, err, want)
+		}
+	}
+	ok := filepath.Join(dir, "ok")
+	os.WriteFile(ok, []byte("v\t1\ne\t0\n"), 0o644)
+	if data, err := readReport(ok); err != nil || string(data) != "v\t1\ne\t0\n" {
+		t.Errorf("a regular report: %q %v", data, err)
 	}
 }
