@@ -117,6 +117,9 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 	defer env.later.Wait()
 	// before any program starts (git runs hooks and filters a repository
 	// names): whatever one leaves stays below this process, to be killed
+	if err := confine.NoInheritance(); err != nil {
+		return finish(env, err)
+	}
 	if err := confine.BecomeSubreaper(); err != nil {
 		return finish(env, err)
 	}

@@ -3,6 +3,7 @@ package confine
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -19,6 +20,29 @@ import (
 func BecomeSubreaper() error {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("becoming the subreaper of the programs it starts: %w", err)
+	}
+	return nil
+}
+
+// NoInheritance marks every file descriptor but standard input, output and
+// error close-on-exec: Go does so with what it opens, not with what the
+// process inherited, and a file the human's shell, an IDE, a terminal
+// multiplexer or make's jobserver left open in git-tdd would reach every
+// program it starts, a confined one too (Landlock checks a path when it is
+// opened, not a write to a descriptor already open).
+func NoInheritance() error {
+	if err := unix.CloseRange(3, math.MaxUint32, unix.CLOSE_RANGE_CLOEXEC); err == nil {
+		return nil
+	}
+	// before Linux 5.11: each descriptor open
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("marking inherited files close-on-exec: %w", err)
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
 	}
 	return nil
 }

@@ -11,6 +11,9 @@ import "syscall"
 // BecomeSubreaper does nothing where there is no child subreaper.
 func BecomeSubreaper() error { return nil }
 
+// NoInheritance does nothing here.
+func NoInheritance() error { return nil }
+
 // Prepare does nothing: there are no pidfds to check.
 func Prepare() {}
 
