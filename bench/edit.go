@@ -140,8 +140,11 @@ func benchContext(r *runner) error {
 		return err
 	}
 	c := t[1].median()
-	fmt.Printf("context  200 files of 50 KB (10 MB, every token counted): %v (%.1f MB/s), cat %v; peak memory %d MB (goal < 64 MB) %s\n",
-		round(c), 10.0/c.Seconds(), round(t[0].median()), t[1].hwm>>10, verdict(t[1].hwm>>10 < 64))
+	// the budget is the memory the command takes, its private memory: its
+	// resident total also counts the binary's pages, as many as the page
+	// cache holds (37 to 55 MB of git-tdd's 100 MB), whatever the input
+	fmt.Printf("context  200 files of 50 KB (10 MB, every token counted): %v (%.1f MB/s), cat %v; peak private memory %d MB (goal < 64 MB) %s; resident with the binary's pages %d MB\n",
+		round(c), 10.0/c.Seconds(), round(t[0].median()), t[1].anon>>10, verdict(t[1].anon>>10 < 64), t[1].hwm>>10)
 	return nil
 }
 

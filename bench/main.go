@@ -118,6 +118,7 @@ func (r *runner) sh(dir string, stdin io.Reader, name string, args ...string) ([
 type timing struct {
 	times []time.Duration
 	hwm   int64 // KiB: the command's own peak resident memory, without its children
+	anon  int64 // KiB: the largest of its private (anonymous) resident memory seen
 	// cpu is each run's processor time, the processes it waited for included:
 	// what a command costs whatever else the machine runs
 	cpu []time.Duration
@@ -153,9 +154,9 @@ func (r *runner) measure(dir string, cmds [][]string, ok ...int) ([]timing, erro
 			}
 			start := time.Now()
 			err := c.Start()
-			var hwm int64
+			var hwm, anon int64
 			if err == nil {
-				hwm = watchHWM(c)
+				hwm, anon = watchHWM(c)
 				err = c.Wait()
 			}
 			d := time.Since(start)
@@ -167,6 +168,7 @@ func (r *runner) measure(dir string, cmds [][]string, ok ...int) ([]timing, erro
 			}
 			out[i].times = append(out[i].times, d)
 			out[i].hwm = max(out[i].hwm, hwm)
+			out[i].anon = max(out[i].anon, anon)
 			out[i].cpu = append(out[i].cpu, c.ProcessState.UserTime()+c.ProcessState.SystemTime())
 		}
 	}
@@ -174,22 +176,32 @@ func (r *runner) measure(dir string, cmds [][]string, ok ...int) ([]timing, erro
 }
 
 // watchHWM samples the process's VmHWM (its own peak RSS; wait4's rusage would
-// include git's children) until it exits, and returns the last value read.
-func watchHWM(c *exec.Cmd) int64 {
+// include git's children) and its RssAnon until it exits, and returns the last
+// VmHWM read and the largest RssAnon. RSS counts the pages of the binary
+// mapped as it runs, which the kernel maps 16 at a time from the page cache:
+// as many as are cached (a binary just built: all), not as the command needs.
+func watchHWM(c *exec.Cmd) (hwm, anon int64) {
 	path := fmt.Sprintf("/proc/%d/status", c.Process.Pid)
-	var last int64
+	field := func(data []byte, name string) (int64, bool) {
+		i := bytes.Index(data, []byte(name))
+		if i < 0 {
+			return 0, false
+		}
+		var kb int64
+		fmt.Sscanf(string(data[i+len(name):]), "%d", &kb)
+		return kb, true
+	}
 	for {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return last
+			return hwm, anon
 		}
-		i := bytes.Index(data, []byte("VmHWM:"))
-		if i < 0 { // a zombie: it has exited
-			return last
+		h, ok := field(data, "VmHWM:")
+		if !ok { // a zombie: it has exited
+			return hwm, anon
 		}
-		var kb int64
-		fmt.Sscanf(string(data[i+len("VmHWM:"):]), "%d", &kb)
-		last = max(last, kb)
+		a, _ := field(data, "RssAnon:")
+		hwm, anon = max(hwm, h), max(anon, a)
 		time.Sleep(time.Millisecond)
 	}
 }
