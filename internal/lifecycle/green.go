@@ -22,6 +22,7 @@ func (e *Env) Green(issue string) (err error) {
 		return err
 	}
 	result.Issue = w.Issue
+	defer e.prestart(w.Worktree)()
 	p, err := e.prepare(w, wt, head, true)
 	if err != nil {
 		return e.refused(w, result, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/git-tdd/git-tdd/internal/exitcode"
 	"github.com/git-tdd/git-tdd/internal/gitx"
 	"github.com/git-tdd/git-tdd/internal/pathglob"
+	"github.com/git-tdd/git-tdd/internal/runner"
 	"github.com/git-tdd/git-tdd/internal/state"
 	"github.com/git-tdd/git-tdd/internal/term"
 )
@@ -52,7 +53,23 @@ type Env struct {
 	// before it exits (cmdline.Env.Later); nil runs it at once.
 	Later func(func())
 
-	ahead *ahead // the next confined run, prepared while a gate stages
+	ahead *ahead       // the next confined run, prepared while a gate stages
+	warm  *runner.Warm // the sandbox's helper, started while a gate stages
+}
+
+// prestart starts, unless the tests run unconfined, the sandbox's helper for
+// a run in dir, while the gate stages and decides what to run; the returned
+// func ends it if no run used it.
+func (e *Env) prestart(dir string) func() {
+	if e.NoSandbox {
+		return func() {}
+	}
+	w := runner.Prestart(dir) // in the background: staging starts at once
+	e.warm = w
+	return func() {
+		e.warm = nil
+		w.Close()
+	}
 }
 
 // later runs f as Later says.

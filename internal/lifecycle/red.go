@@ -29,6 +29,7 @@ func (e *Env) Red(issue string) (err error) {
 		return err
 	}
 	result.Issue = w.Issue
+	defer e.prestart(w.Worktree)()
 	if w.Phase == state.PhaseRed {
 		fmt.Fprintf(e.Err, "git-tdd: #%s is red already; a new red replaces it (use it to change the tests)\n", w.Issue)
 	}

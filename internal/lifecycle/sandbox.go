@@ -48,9 +48,9 @@ func (e *Env) run(cfg *config.Config, s runner.Spec, network bool) (*runner.Resu
 		c, err = e.confine(cfg, s.Dir, network)
 	}
 	if err != nil {
-		return nil, escalate(err) // a thread the sandbox could not confine: no verdict
+		return nil, escalate(err)
 	}
-	s.Sandbox, s.Env = c.sandbox, c.env
+	s.Sandbox, s.Env, s.Warm = c.sandbox, c.env, e.warm
 	gitx.Mark("tests start")
 	res, err := runner.Run(e.Ctx, s)
 	gitx.Mark("tests ended")
@@ -61,9 +61,8 @@ func (e *Env) run(cfg *config.Config, s runner.Spec, network bool) (*runner.Resu
 }
 
 // ahead is a confined run prepared while a gate stages, for its next run in
-// dir with cfg: the temporary directory, the environment, the policy and the
-// confined thread (sandbox.Launcher), whose rules are a system call or two
-// per readable path. Made beside staging, they are off the way to the tests.
+// dir with cfg: the temporary directory with its caches, the environment and
+// the policy. Made beside staging, they are off the way to the tests.
 type ahead struct {
 	cfg     *config.Config
 	dir     string
@@ -83,13 +82,7 @@ func (e *Env) confineAhead(cfg *config.Config, dir string, network bool) *ahead 
 	a := &ahead{cfg: cfg, dir: dir, network: network, ready: make(chan struct{})}
 	go func() {
 		defer close(a.ready)
-		if a.c, a.err = e.confine(cfg, dir, network); a.err != nil {
-			return
-		}
-		if a.c.sandbox.Launcher, a.err = a.c.sandbox.Policy.Launcher(); a.err != nil {
-			os.RemoveAll(a.c.tmp)
-			a.c = nil
-		}
+		a.c, a.err = e.confine(cfg, dir, network)
 	}()
 	return a
 }
@@ -106,8 +99,7 @@ func (a *ahead) take(cfg *config.Config, dir string, network bool) (*confined, e
 	return a.c, a.err
 }
 
-// close ends a prepared run nothing took: its thread, and later its
-// temporary directory.
+// close ends a prepared run nothing took: later, its temporary directory.
 func (a *ahead) close(later func(func())) {
 	if a == nil || a.taken {
 		return
@@ -115,7 +107,6 @@ func (a *ahead) close(later func(func())) {
 	a.taken = true
 	<-a.ready
 	if a.c != nil {
-		a.c.sandbox.Launcher.Close()
 		later(func() { os.RemoveAll(a.c.tmp) })
 	}
 }

@@ -66,6 +66,9 @@ type Spec struct {
 	// Sandbox, when set, confines the command (package sandbox); nil runs it
 	// with the caller's rights (--no-sandbox).
 	Sandbox *Sandbox
+	// Warm, with Sandbox, is a helper started ahead in Dir (Prestart): the
+	// run uses it instead of starting one, if it is unused.
+	Warm *Warm
 }
 
 // Sandbox is how a run is confined: the policy, and the run's private
@@ -73,9 +76,6 @@ type Spec struct {
 type Sandbox struct {
 	Policy  sandbox.Policy
 	TempDir string
-	// Launcher, when set, is a thread Policy confines already (made while
-	// the caller staged): the run starts from it, and closes it.
-	Launcher *sandbox.Launcher
 }
 
 // tempDir is where the run's report goes: "" is the system's.
@@ -340,14 +340,39 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 	if err != nil {
 		return nil, nil, err
 	}
+	var confined *sandbox.Wrapped
+	var p *confine.Proc
 	start := time.Now()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.Dir, env, pw, pw
-	p, err := startConfined(cmd, s.Sandbox)
-	pw.Close()
-	if err != nil {
-		pr.Close()
-		return nil, nil, fmt.Errorf("running %s: %w", strings.Join(argv, " "), err)
+	if w := s.Warm.take(s); w != nil {
+		pw.Close()
+		pr, p, confined = w.out, w.proc, w.pending.Wrapped
+		if err := w.pending.Send(s.Sandbox.Policy, argv, env); err != nil {
+			p.Stop(time.Second)
+			p.Wait()
+			pr.Close()
+			confined.Err()
+			return nil, nil, err
+		}
+	} else {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.Dir, env, pw, pw
+		if s.Sandbox != nil {
+			if confined, err = s.Sandbox.Policy.Wrap(cmd); err != nil {
+				pr.Close()
+				pw.Close()
+				return nil, nil, err
+			}
+		}
+		p, err = confine.Start(cmd)
+		if confined != nil {
+			confined.Started()
+		}
+		if err != nil {
+			pr.Close()
+			pw.Close()
+			return nil, nil, fmt.Errorf("running %s: %w", strings.Join(argv, " "), err)
+		}
+		pw.Close()
 	}
 	var goEvents bytes.Buffer
 	tail := &tailBuffer{max: tailBytes}
@@ -378,6 +403,9 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 		p.Stop(2 * time.Second)
 		<-exited
 		pr.Close()
+		if confined != nil {
+			confined.Err() // closes the report pipe
+		}
 		return nil, nil, ctx.Err()
 	}
 	res.Elapsed = time.Since(start)
@@ -388,6 +416,13 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 		<-readDone
 	}
 	pr.Close()
+	// the sandbox's refusal, or a program it could not start, is no verdict:
+	// its exit (126, 127) would read as a failing run
+	if confined != nil {
+		if err := confined.Err(); err != nil {
+			return nil, nil, fmt.Errorf("running %s: %w", strings.Join(argv, " "), err)
+		}
+	}
 	// a process the tests left that could not be killed: no verdict
 	var left *confine.LeftError
 	if errors.As(waitErr, &left) {
@@ -396,31 +431,6 @@ func execute(ctx context.Context, argv, env []string, s Spec) (*Result, *bytes.B
 	res.RawExit = exitCode(waitErr)
 	res.Tail = tail.String()
 	return res, &goEvents, nil
-}
-
-// startConfined starts cmd headless (package confine) and, with box, from a
-// thread that box's policy confines (sandbox.Launcher): the run's program is
-// confined from its first instruction, and git-tdd waits for no helper to
-// start. The sandbox's refusal is an error, never an exit code that could
-// read as a failing run.
-func startConfined(cmd *exec.Cmd, box *Sandbox) (*confine.Proc, error) {
-	if box == nil {
-		return confine.Start(cmd)
-	}
-	l := box.Launcher
-	if l == nil {
-		var err error
-		if l, err = box.Policy.Launcher(); err != nil {
-			return nil, err
-		}
-	}
-	defer l.Close()
-	var p *confine.Proc
-	err := l.Start(cmd, func(cmd *exec.Cmd) (err error) {
-		p, err = confine.Start(cmd)
-		return err
-	})
-	return p, err
 }
 
 func exitCode(err error) int {

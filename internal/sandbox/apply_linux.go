@@ -43,11 +43,11 @@ func run(m message) error {
 
 // restrict confines the calling thread, which must be locked to its
 // goroutine for good, and all it starts, to p at this ABI: Landlock, no
-// capabilities, no_new_privs, the seccomp filters (with extra guards). Every check that can fail
+// capabilities, no_new_privs, the seccomp filters. Every check that can fail
 // comes before the first restriction. On an error the thread may be partly
 // restricted: its goroutine must end without unlocking it, so that the Go
 // runtime ends the thread.
-func restrict(p Policy, abi int, extra ...guard) error {
+func restrict(p Policy, abi int) error {
 	cfg := config(p, abi)
 	grants, err := rules(p, cfg)
 	if err != nil {
@@ -61,7 +61,7 @@ func restrict(p Policy, abi int, extra ...guard) error {
 		return errors.New("sandbox: the Landlock ruleset is empty") // Config restricts: never
 	}
 	defer unix.Close(ruleset)
-	progs, err := filters(p, abi, extra...)
+	progs, err := filters(p, abi)
 	if err != nil {
 		return err
 	}

@@ -10,43 +10,28 @@
 //
 // # Design
 //
-// Two carriers, one restriction. Landlock and seccomp restrict the thread
-// that applies them and all it starts, for good; git-tdd itself must stay
-// free (it writes the state, the refs, and signs), and Go cannot run code in
-// a child between fork and exec. Both carriers apply the same rules, filters,
-// no_new_privs and empty capabilities (restrict), and the program runs
-// confined from its first instruction.
+// Re-executed helper. Landlock and seccomp restrict the thread that applies
+// them and all it starts, for good; git-tdd itself must stay free (it writes
+// the state, the refs, and signs), and Go cannot run code in a child between
+// fork and exec. So Wrap rewrites a command to start git-tdd again, as the
+// hidden command __sandbox-exec (Helper), from /proc/self/exe: the binary that
+// runs, whatever has replaced the file since. The helper restricts itself and
+// execs the program in place: the same process, so package confine's session,
+// tracking and killing hold as for any program.
 //
-// The re-executed helper, for agents (Wrap). Wrap rewrites a command to start
-// git-tdd again, as the hidden command __sandbox-exec (Helper), from
-// /proc/self/exe: the binary that runs, whatever has replaced the file since.
-// The helper restricts itself and execs the program in place: the same
-// process, so package confine's session, tracking and killing hold as for any
-// program. The policy travels on a pipe git-tdd writes and the helper
-// inherits, never in its arguments or environment, which an agent-written
-// configuration could reach. The program's environment travels with it: the
-// helper itself runs with none, so no LD_PRELOAD or GODEBUG acts before the
-// sandbox is up. A second pipe brings back why the helper refused, so that a
-// refusal is never taken for the program's own failure. The helper refuses to
+// The policy travels on a pipe git-tdd writes and the helper inherits, never
+// in its arguments or environment, which an agent-written configuration could
+// reach. The program's environment travels with it: the helper itself runs
+// with none, so no LD_PRELOAD or GODEBUG acts before the sandbox is up. A
+// second pipe brings back why the helper refused, so that a refusal is never
+// taken for the program's own failure (a red test run). The helper refuses to
 // run without a valid policy on a pipe. An agent that runs it itself gains
 // nothing: a Landlock domain and a seccomp filter only add up, each new one
-// restricts further.
-//
-// The confined thread, for the tests, lint and setup commands the gates wait
-// for (Launcher). A goroutine locks a thread of its own (never the main one,
-// the process's leader), restricts it, and starts the program from it: the
-// child inherits the thread's domain and filters. Go never runs another
-// goroutine on a locked thread, makes new threads from a clean template
-// thread, not a locked one, and ends the thread when its goroutine ends,
-// which Close does once the program started. It saves the helper's start, a
-// process and a Go runtime of git-tdd's size (4 ms of CPU and 3 to 5 of wall
-// time on red's way to the tests, make bench). While the thread lives, the
-// program shares its domain, within which Landlock allows tracing: through
-// the thread it could read and write git-tdd's memory. git-tdd is therefore
-// made not dumpable before the first thread is confined, which only
-// CAP_SYS_PTRACE passes and no confined program holds
-// (TestLauncherIsNotTraced tries it, and shows the hole when dumpable);
-// TestLauncherLeavesTheRestFree checks that no other thread is restricted.
+// restricts further. Prestart starts the helper before its program is known
+// (red and green start it while they stage, so that its start, a process and
+// a Go runtime, is off the way to the tests): it waits on the pipe for what
+// Pending.Send writes, checked as Wrap checks it, and exits quietly, having
+// run nothing, when the pipe is closed empty.
 //
 // Landlock only grants: what no rule allows is denied. Everything but the
 // denied paths stays readable (toolchains, caches, the repository's git dir)
@@ -94,6 +79,14 @@
 // network. TIOCSTI and TIOCLINUX, which push input into a terminal for the
 // shell to run once the agent is gone, and the kernel keyrings, which hold
 // the user's secrets, are refused.
+//
+// Other processes. Landlock refuses tracing any process outside the sandbox,
+// and what checks as tracing does (reading its memory, its environment, its
+// files). Some calls only compare users: changing another process's
+// resource limits (prlimit: a hard limit lowered on the human's shell is
+// not raised again), priority (setpriority of every process of the user),
+// I/O priority or scheduling. A seccomp program of guards (guards_linux.go)
+// refuses them but on the caller itself.
 //
 // What Landlock cannot do. A directory's rights cover all it holds, so the
 // worktree's .git file is as writable as the worktree: GitFile checks and

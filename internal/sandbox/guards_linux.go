@@ -54,27 +54,6 @@ func otherProcesses() []guard {
 	return gs
 }
 
-// launcherThread are the guards of a program a Launcher starts: while the
-// confined thread (tid, of git-tdd, pid) lives, the program shares its
-// Landlock domain, whose signal scope would let it signal that thread, and a
-// signal to a thread is the whole process's (SIGKILL ends git-tdd, SIGSTOP
-// freezes it). Every way to aim a signal at one thread is refused for that
-// thread: tgkill, tkill, rt_tgsigqueueinfo, a thread's pidfd
-// (pidfd_open(tid, PIDFD_THREAD)), and F_SETOWN_EX, which aims SIGIO at a
-// thread and whose target a filter cannot read. Signals to git-tdd as a
-// whole Landlock refuses, from ABI 6.
-func launcherThread(pid, tid int) []guard {
-	eperm := syscall.EPERM
-	p, t := uint32(pid), uint32(tid)
-	return []guard{
-		{"tgkill", []argTest{is(0, p), is(1, t)}, eperm},
-		{"rt_tgsigqueueinfo", []argTest{is(0, p), is(1, t)}, eperm},
-		{"tkill", []argTest{is(0, t)}, eperm},
-		{"pidfd_open", []argTest{is(0, t)}, eperm},
-		{"fcntl", []argTest{is(1, unix.F_SETOWN_EX)}, eperm},
-	}
-}
-
 // assembleGuards is one program for the guards of this architecture; a call
 // of another architecture is left to the other programs (which kill it).
 func assembleGuards(info *arch.Info, guards []guard) ([]bpf.RawInstruction, error) {

@@ -17,8 +17,7 @@ func TestGuards(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	const pid, tid = 4242, 4250
-	raw, err := assembleGuards(info, append(otherProcesses(), launcherThread(pid, tid)...))
+	raw, err := assembleGuards(info, otherProcesses())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,15 +69,6 @@ func TestGuards(t *testing.T) {
 		{"its own CPUs", "sched_setaffinity", []uint64{0, 8, 0x7ffd1000}, allow},
 		{"another's CPUs", "sched_setaffinity", []uint64{1234, 8, 0x7ffd1000}, eperm},
 		{"another's scheduler", "sched_setscheduler", []uint64{1234, 5, 0x7ffd1000}, eperm},
-		{"signal the confined thread", "tgkill", []uint64{pid, tid, 9}, eperm},
-		{"signal git-tdd's other thread", "tgkill", []uint64{pid, pid, 9}, allow}, // Landlock refuses it: outside the domain
-		{"signal one of its own threads", "tgkill", []uint64{777, 778, 10}, allow},
-		{"tkill the confined thread", "tkill", []uint64{tid, 9}, eperm},
-		{"queue a signal to the confined thread", "rt_tgsigqueueinfo", []uint64{pid, tid, 9, 0}, eperm},
-		{"a pidfd of the confined thread", "pidfd_open", []uint64{tid, unix.PIDFD_THREAD}, eperm},
-		{"a pidfd of its child", "pidfd_open", []uint64{777, 0}, allow},
-		{"aim SIGIO at a thread", "fcntl", []uint64{3, unix.F_SETOWN_EX, 0x7ffd1000}, eperm},
-		{"fcntl otherwise", "fcntl", []uint64{3, unix.F_SETFD, unix.FD_CLOEXEC}, allow},
 		{"a call that has no guard", "read", []uint64{0, 0x7ffd1000, 10}, allow},
 	} {
 		if got := call(tc.call, id, tc.args...); got != tc.want {

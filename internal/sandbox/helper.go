@@ -17,6 +17,11 @@ import (
 // runs nothing without a valid policy on a pipe.
 func Helper(args []string, stderr io.Writer) int {
 	report, err := helper(args)
+	if errors.Is(err, errCancelled) {
+		// a prestarted helper git-tdd had no program for (Pending.Cancel)
+		report.Close()
+		return 125
+	}
 	// only reached when the program did not start
 	term.PrintError(stderr, "git-tdd", err)
 	if report != nil {
@@ -39,6 +44,10 @@ type execError struct {
 
 func (e *execError) Error() string { return e.err.Error() }
 func (e *execError) Unwrap() error { return e.err }
+
+// errCancelled is a prestarted helper's empty policy pipe: git-tdd had no
+// program for it after all.
+var errCancelled = errors.New("sandbox: cancelled")
 
 var errNoPolicy = errors.New("sandbox: " + HelperCommand + " is git-tdd's own: it runs a program in the sandbox that a policy from git-tdd describes, and runs nothing without one")
 
@@ -67,6 +76,9 @@ func helper(args []string) (*os.File, error) {
 	}
 	m, err := decodeMessage(in)
 	in.Close()
+	if errors.Is(err, errEmpty) {
+		return report, errCancelled
+	}
 	if err != nil {
 		return report, err
 	}

@@ -112,8 +112,11 @@ func (m message) encode() ([]byte, error) {
 	return data, err
 }
 
-// decodeMessage reads one message, strictly: nothing, unknown fields,
-// trailing data, a wrong magic or an invalid policy are refused.
+// decodeMessage reads one message, strictly: unknown fields, trailing data, a
+// wrong magic or an invalid policy are refused.
+// errEmpty is a policy pipe closed with nothing written.
+var errEmpty = errors.New("sandbox: the policy pipe is empty")
+
 func decodeMessage(r io.Reader) (message, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxMessage+1))
 	if err != nil {
@@ -123,7 +126,7 @@ func decodeMessage(r io.Reader) (message, error) {
 		return message{}, errors.New("sandbox: the policy is too large")
 	}
 	if len(data) == 0 {
-		return message{}, errors.New("sandbox: the policy pipe is empty")
+		return message{}, errEmpty
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

@@ -245,21 +245,11 @@ type repo struct {
 	layout
 	outside string
 	env     []string // the confined programs' environment
-	// thread confines programs as red and green do, from a thread of this
-	// process (Launcher), not through the helper (Wrap)
-	thread bool
 }
 
-// eachCarrier runs test with programs confined through the helper, as
-// agents are, and from a confined thread, as red's and green's tests are.
-func eachCarrier(t *testing.T, test func(*testing.T, repo)) {
-	for _, thread := range []bool{false, true} {
-		t.Run(map[bool]string{false: "helper", true: "thread"}[thread], func(t *testing.T) {
-			r := newRepo(t)
-			r.thread = thread
-			test(t, r)
-		})
-	}
+// withRepo runs test against a new repo.
+func withRepo(t *testing.T, test func(*testing.T, repo)) {
+	test(t, newRepo(t))
 }
 
 func newRepo(t testing.TB) repo {
@@ -345,14 +335,6 @@ func (o outcome) String() string {
 // confine.Start. "self" is this test binary.
 func (r repo) confined(t *testing.T, p Policy, dir string, argv ...string) outcome {
 	t.Helper()
-	if r.thread {
-		l, err := p.Launcher()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer l.Close()
-		return r.launched(t, l, dir, argv...)
-	}
 	if argv[0] == "self" {
 		argv[0] = os.Args[0]
 	}
@@ -383,7 +365,7 @@ func (r repo) confined(t *testing.T, p Policy, dir string, argv ...string) outco
 // Everything the default agent policy must refuse, tried as a dishonest
 // agent would, from its worktree, by shell and by system call. The test runs
 // as root where it can: root passes every file permission, not Landlock.
-func TestAgentIsRefused(t *testing.T) { eachCarrier(t, testAgentIsRefused) }
+func TestAgentIsRefused(t *testing.T) { withRepo(t, testAgentIsRefused) }
 
 func testAgentIsRefused(t *testing.T, r repo) {
 	p := r.agentPolicy(t, nil)
@@ -497,7 +479,7 @@ func testAgentIsRefused(t *testing.T, r repo) {
 
 // What an agent needs works: its worktree, its temporary directory, its
 // [sandbox] write paths, git status/diff/log, the devices programs expect.
-func TestAgentWorks(t *testing.T) { eachCarrier(t, testAgentWorks) }
+func TestAgentWorks(t *testing.T) { withRepo(t, testAgentWorks) }
 
 func testAgentWorks(t *testing.T, r repo) {
 	p := r.agentPolicy(t, nil)
@@ -541,7 +523,7 @@ func testAgentWorks(t *testing.T, r repo) {
 
 // The network: off, nothing connects (Multipath TCP included); on, it does;
 // limited to ports, only those.
-func TestNetwork(t *testing.T) { eachCarrier(t, testNetwork) }
+func TestNetwork(t *testing.T) { withRepo(t, testNetwork) }
 
 func testNetwork(t *testing.T, r repo) {
 	listen := func() (net.Listener, uint16) {
@@ -658,8 +640,10 @@ func TestHelperRefuses(t *testing.T) {
 		})
 	}
 
-	if out, code := helper([]*os.File{pipe(""), pipe("")}, "3", "4"); code != 126 || !strings.Contains(out, "the policy pipe is empty") {
-		t.Errorf("an empty pipe: exit %d: %q, want 126 and a refusal", code, out)
+	// an empty pipe is a prestarted helper git-tdd had nothing for
+	// (Pending.Cancel): it runs nothing, quietly
+	if out, code := helper([]*os.File{pipe(""), pipe("")}, "3", "4"); code != 125 || out != "" {
+		t.Errorf("an empty pipe: exit %d: %q, want 125 and nothing said", code, out)
 	}
 
 	p := r.agentPolicy(t, nil)
@@ -771,6 +755,71 @@ func TestTerminal(t *testing.T) {
 	}
 }
 
+// A helper started ahead of its program (Prestart) runs what Send gives it,
+// confined as Wrap's would; Cancel ends it having run nothing; a policy
+// Send refuses runs nothing either.
+func TestPrestart(t *testing.T) {
+	r := newRepo(t)
+	p := r.agentPolicy(t, nil)
+	start := func() (*Pending, *confine.Proc, *bytes.Buffer) {
+		var out bytes.Buffer
+		cmd := exec.Command("ignored")
+		cmd.Dir, cmd.Stdout, cmd.Stderr = r.worktree, &out, &out
+		pd, err := Prestart(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proc, err := confine.Start(cmd)
+		pd.Started()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pd, proc, &out
+	}
+
+	pd, proc, out := start()
+	outside := filepath.Join(r.root, "outside-prestart")
+	script := `pwd; echo x > here.txt && echo wrote here; echo x > "$1" && echo wrote outside`
+	if err := pd.Send(p, []string{"sh", "-c", script, "sh", outside}, r.env); err != nil {
+		t.Fatal(err)
+	}
+	proc.Wait()
+	if err := pd.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, r.worktree+"\nwrote here\n") || strings.Contains(got, "wrote outside") {
+		t.Errorf("output %q: want it run in the worktree, writing only there", got)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Error("the prestarted program wrote outside its worktree")
+	}
+
+	pd, proc, out = start()
+	pd.Cancel()
+	err := proc.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 125 || out.Len() != 0 {
+		t.Errorf("cancelled: %v, %q; want exit 125 and nothing said", err, out)
+	}
+	if err := pd.Err(); err != nil {
+		t.Errorf("cancelled: the helper reported %v", err)
+	}
+
+	pd, proc, _ = start()
+	bad := p
+	bad.Deny = append(bad.Deny, bad.Write...)
+	if err := pd.Send(bad, []string{"sh", "-c", "echo ran > ran.txt"}, r.env); err == nil {
+		t.Error("Send accepted a policy that is not valid")
+	}
+	proc.Wait()
+	if _, err := os.Stat(filepath.Join(r.worktree, "ran.txt")); err == nil {
+		t.Error("a refused Send ran the program")
+	}
+}
+
+// What confining costs a program that does nothing, against the same program
+// started by confine alone: the helper's start, the readable set, Landlock
+// and seccomp.
 func BenchmarkConfinedTrue(b *testing.B) {
 	r := newRepo(b)
 	p := r.agentPolicy(b, nil)
@@ -804,5 +853,19 @@ func BenchmarkUnconfinedTrue(b *testing.B) {
 		if err := proc.Wait(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A confined program runs as git-tdd's user, and prlimit(2) asks nothing
+// more of it than that (Landlock has no hook for it): a test lowered
+// git-tdd's RLIMIT_FSIZE, so that git-tdd's next write (git commit-tree: a
+// red's commit) failed, or could lower the hard limits of the human's shell
+// above git-tdd, which the human then cannot raise again. The guards refuse
+// it (otherProcesses).
+func TestConfinedCannotSetGitTddLimits(t *testing.T) {
+	r := newRepo(t)
+	o := r.confined(t, r.agentPolicy(t, nil), r.worktree, "self", "prlimit", strconv.Itoa(os.Getpid()))
+	if o.code != 1 || !strings.Contains(o.out, "operation not permitted") {
+		t.Errorf("set git-tdd's RLIMIT_CORE: %v, want it refused", o)
 	}
 }

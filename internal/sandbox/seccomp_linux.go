@@ -20,15 +20,14 @@ const ipprotoMPTCP = 262
 // another architecture (i386 on amd64) kills the process; TIOCSTI and
 // TIOCLINUX, the kernel keyrings and io_uring are refused; socket(2) makes
 // only the families p allows, and with p.Ports no Multipath TCP socket; no
-// other process's limits or priorities change (otherProcesses), nor what
-// the extra guards refuse.
+// other process's limits or priorities change (otherProcesses).
 //
 // go-seccomp-bpf v1.6.0 compares a call's arguments in the accumulator, and
 // what follows a failed comparison compares the next group's system calls
 // with that argument instead of the call's number: so a program holds one
 // system call with arguments, in its last group, and another needs a program
 // of its own.
-func filters(p Policy, abi int, extra ...guard) ([][]bpf.RawInstruction, error) {
+func filters(p Policy, abi int) ([][]bpf.RawInstruction, error) {
 	info, err := arch.GetInfo("") // the library builds for this one
 
 	if err != nil {
@@ -56,7 +55,7 @@ func filters(p Policy, abi int, extra ...guard) ([][]bpf.RawInstruction, error) 
 	if err != nil {
 		return nil, err
 	}
-	guards, err := assembleGuards(info, append(otherProcesses(), extra...))
+	guards, err := assembleGuards(info, otherProcesses())
 	if err != nil {
 		return nil, err
 	}

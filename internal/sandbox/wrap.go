@@ -63,6 +63,72 @@ func (p Policy) Wrap(cmd *exec.Cmd) (*Wrapped, error) {
 	return w, nil
 }
 
+// Pending is a helper started ahead of its program (Prestart): it waits for
+// the policy, the program and its environment, which Send gives it, and
+// exits having run nothing when Cancel closes its pipe instead.
+type Pending struct {
+	*Wrapped
+	writer *os.File // this process's end of the policy pipe
+}
+
+// Prestart rewrites cmd, set up as for Wrap (Dir, standard files,
+// ExtraFiles; its Args and Env are not used), to start git-tdd's helper
+// before what it will run is known. Start cmd at once: the helper's own
+// start (a process, a Go runtime) then overlaps the work that decides what
+// to run, and Send restricts it and execs the program, as Wrap's would. A
+// policy this machine cannot enforce is refused by Send, as by Wrap.
+func Prestart(cmd *exec.Cmd) (*Pending, error) {
+	if cmd.Process != nil {
+		return nil, errors.New("sandbox: the command has already started")
+	}
+	exe, err := self()
+	if err != nil {
+		return nil, err
+	}
+	w, pw, err := pipes()
+	if err != nil {
+		return nil, err
+	}
+	helperCommand(cmd, exe, w)
+	return &Pending{Wrapped: w, writer: pw}, nil
+}
+
+// Send gives the started helper its policy and program (args[0], looked up
+// in env's PATH unless it is a path) and closes the pipe; an error (the
+// policy is not valid, or this machine cannot enforce it) leaves the helper
+// to exit having run nothing.
+func (pd *Pending) Send(p Policy, args, env []string) error {
+	defer pd.writer.Close()
+	if len(args) == 0 {
+		return errors.New("sandbox: the command has no arguments")
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	st, err := Probe()
+	if err != nil {
+		return err
+	}
+	if err := st.Check(p); err != nil {
+		return err
+	}
+	data, err := message{Policy: p, Path: args[0], Args: args, Env: env}.encode()
+	if err != nil {
+		return err
+	}
+	if err := fitPipe(pd.writer, len(data)); err != nil {
+		return fmt.Errorf("sandbox: writing the policy: %w", err)
+	}
+	if _, err := pd.writer.Write(data); err != nil {
+		return fmt.Errorf("sandbox: writing the policy: %w", err)
+	}
+	return nil
+}
+
+// Cancel makes a helper that was sent nothing exit, quietly, having run
+// nothing.
+func (pd *Pending) Cancel() { pd.writer.Close() }
+
 // helperCommand makes cmd start the helper at exe, with w's pipes.
 func helperCommand(cmd *exec.Cmd, exe string, w *Wrapped) {
 	n := len(cmd.ExtraFiles)
