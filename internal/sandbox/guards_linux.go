@@ -28,7 +28,6 @@ type argTest struct {
 	wide bool
 }
 
-func is(arg, val uint32) argTest    { return argTest{arg: arg, val: val} }
 func isNot(arg, val uint32) argTest { return argTest{arg: arg, val: val, not: true} }
 func nonNull(arg uint32) argTest    { return argTest{arg: arg, wide: true} }
 
@@ -81,9 +80,8 @@ func assembleGuards(info *arch.Info, guards []guard) ([]bpf.RawInstruction, erro
 // where the next guard's begins.
 func guardBlock(nr uint32, g guard) ([]bpf.Instruction, error) {
 	type jump struct {
-		at        int
-		whenTrue  bool // the failing branch is the true one
-		otherSkip uint8
+		at       int
+		whenTrue bool // the failing branch is the true one
 	}
 	var block []bpf.Instruction
 	var fails []jump
