@@ -123,7 +123,6 @@ func Run(app App, args []string, stdin io.Reader, stdout, stderr io.Writer) (cod
 	if err := confine.BecomeSubreaper(); err != nil {
 		return finish(env, err)
 	}
-	confine.Prepare()
 	if len(args) > 0 && app.Direct[args[0]] != nil {
 		env.Globals = &Globals{Color: "auto"}
 		if err := env.checkCwd(); err != nil {

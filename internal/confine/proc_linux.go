@@ -47,20 +47,6 @@ func NoInheritance() error {
 	return nil
 }
 
-// Prepare has Go make, in the background, the check it makes once before
-// this process starts its first program: whether pidfds work, for which it
-// starts a child and waits for it (a millisecond on a 2-core VM). Called
-// first thing, it is done by the time the first git call starts. The child
-// shares git-tdd's session, so no sweep after a program takes it for a
-// stray.
-func Prepare() {
-	go func() {
-		if p, err := os.FindProcess(os.Getpid()); err == nil {
-			p.Release()
-		}
-	}()
-}
-
 // watch closes exited when the program exits, without reaping it: until Wait
 // reaps it, its pid (and process group id) names nothing else, and what it left
 // is killed before Wait waits for its output, which they may hold open.

@@ -14,9 +14,6 @@ func BecomeSubreaper() error { return nil }
 // NoInheritance does nothing here.
 func NoInheritance() error { return nil }
 
-// Prepare does nothing: there are no pidfds to check.
-func Prepare() {}
-
 func (p *Proc) watch() {}
 
 func (p *Proc) wait() error {
