@@ -157,7 +157,7 @@ func junitResults(report string, raw int, dir string) ([]Test, int, error) {
 	data, err := readReports(report)
 	var tampered *ReportError
 	if errors.As(err, &tampered) {
-		return nil, 0, fmt.Errorf("the tests changed their report: %w", err)
+		return nil, 0, err
 	}
 	if err != nil || len(data) == 0 {
 		if raw == 0 {

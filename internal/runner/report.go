@@ -14,7 +14,7 @@ import (
 // it is; such a run is judged by nothing.
 type ReportError struct{ msg string }
 
-func (e *ReportError) Error() string { return e.msg }
+func (e *ReportError) Error() string { return "the tests changed their report: " + e.msg }
 
 // maxReport bounds a report git-tdd reads: a suite's JUnit XML of a hundred
 // thousand tests is tens of megabytes.

@@ -200,7 +200,7 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 			var tampered *ReportError
 			switch {
 			case errors.As(err, &tampered):
-				return nil, fmt.Errorf("the tests changed their report: %w", err)
+				return nil, err
 			case err != nil && res.RawExit == 0 && plugin && errors.Is(err, fs.ErrNotExist):
 				return nil, fmt.Errorf("pytest passed without loading git-tdd's reporter: the [test] command does not pass PYTEST_PLUGINS and PYTHONPATH on to pytest (runner = \"junit\" with --junitxml={junit} reports through pytest's JUnit report)")
 			case err != nil && res.RawExit == 0:
