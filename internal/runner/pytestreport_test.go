@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -320,5 +321,55 @@ func TestReadReportRefusesWhatTheTestsPutInItsPlace(t *testing.T) {
 	os.WriteFile(ok, []byte("v\t1\ne\t0\n"), 0o644)
 	if data, err := readReport(ok); err != nil || string(data) != "v\t1\ne\t0\n" {
 		t.Errorf("a regular report: %q %v", data, err)
+	}
+}
+
+// Under real pytest-xdist (-n 2) the controller reports every test its
+// workers ran, and the workers write nothing (they start after the
+// controller took the report's variable, and skip as workers besides): the
+// same tests and outcomes as JUnit's report of the same run.
+func TestPytestReportUnderXdist(t *testing.T) {
+	requirePytest(t)
+	if err := exec.Command("pytest", "-p", "xdist", "--version").Run(); err != nil {
+		if os.Getenv("GIT_TDD_REQUIRE_PYTEST") != "" {
+			t.Fatal("pytest-xdist is required with GIT_TDD_REQUIRE_PYTEST (apt-get install python3-pytest-xdist)")
+		}
+		t.Skip("pytest-xdist is not installed")
+	}
+	dir := t.TempDir()
+	var src strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&src, "def test_%d():\n    assert %d %% 7 != 3\n\n", i, i)
+	}
+	os.WriteFile(filepath.Join(dir, "test_many.py"), []byte(src.String()), 0o644)
+	out := t.TempDir()
+	junit, report := filepath.Join(out, "report.xml"), filepath.Join(out, "report.tsv")
+	env, err := withPytestPlugin(Seal(os.Environ(), nil), out, report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := append([]string{"-n", "2"}, pytestArgs(dir, nil)...)
+	cmd := exec.Command("pytest", append(argv, "--junitxml="+junit, "-o", "junit_family=xunit1")...)
+	cmd.Dir, cmd.Env = dir, env
+	if out, err := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("pytest -n 2: %v\n%s", err, out)
+	}
+	fromJUnit, err := readJUnit(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromPlugin, err := readPytestReport(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := func(ts []Test) map[string]Outcome {
+		m := map[string]Outcome{}
+		for _, tt := range ts {
+			m[tt.ID] = tt.Outcome
+		}
+		return m
+	}
+	if len(fromPlugin) != 40 || !reflect.DeepEqual(outcomes(fromPlugin), outcomes(fromJUnit)) {
+		t.Errorf("reporter %d tests %v\nJUnit %v", len(fromPlugin), outcomes(fromPlugin), outcomes(fromJUnit))
 	}
 }
