@@ -1,12 +1,10 @@
 package gitx
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -91,57 +89,20 @@ func systemFiles(name string) []string {
 }
 
 // convertKeys are the configuration words that can make a checkout write
-// CRLF (core.autocrlf, core.eol), move the user's attributes file
+// CRLF (core.autocrlf, core.eol) or move the user's attributes file
 // (core.attributesFile; attr.tree, from git 2.42, takes attributes from
-// another tree), or bring in another file that might (include, includeIf).
-var convertKeys = [][]byte{[]byte("autocrlf"), []byte("eol"), []byte("attr"), []byte("include")}
+// another tree).
+var convertKeys = []string{"autocrlf", "eol", "attr"}
 
 // ConfigMayConvert reports whether the configuration git reads here may set
 // core.autocrlf, core.eol or core.attributesFile (or attr.tree): one of
-// git's configuration files, or the variables that carry `git -c` settings,
-// mentions one of them, or an include; or GIT_ATTR_SOURCE is set. It reads
+// git's configuration files, a file one of them includes, or the variables
+// that carry `git -c` settings, mentions one of them; or GIT_ATTR_SOURCE is set. It reads
 // the files, runs nothing, and errs on the side of yes; ConvertConfig has
 // git say what is set. When it says no, those are unset (filter drivers
 // aside).
 func (r *Repo) ConfigMayConvert() bool {
-	if r.getenv("GIT_ATTR_SOURCE") != "" {
-		return true
-	}
-	if mentionsConvert([]byte(r.getenv("GIT_CONFIG_PARAMETERS"))) {
-		return true
-	}
-	if n, err := strconv.Atoi(r.getenv("GIT_CONFIG_COUNT")); err == nil {
-		for i := range n {
-			if mentionsConvert([]byte(r.getenv("GIT_CONFIG_KEY_" + strconv.Itoa(i)))) {
-				return true
-			}
-		}
-	} else if r.getenv("GIT_CONFIG_COUNT") != "" {
-		return true
-	}
-	for _, f := range r.configFiles() {
-		data, err := os.ReadFile(f)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil || mentionsConvert(data) {
-			return true
-		}
-	}
-	return false
-}
-
-func mentionsConvert(b []byte) bool {
-	if len(b) == 0 {
-		return false
-	}
-	b = bytes.ToLower(b)
-	for _, k := range convertKeys {
-		if bytes.Contains(b, k) {
-			return true
-		}
-	}
-	return false
+	return r.getenv("GIT_ATTR_SOURCE") != "" || r.configMayMention(convertKeys...)
 }
 
 // configFiles are the files git reads its configuration from here: the

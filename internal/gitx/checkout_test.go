@@ -221,8 +221,14 @@ func TestOutsideAttributes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[include]\n\tpath = other\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if repo.ConfigMayConvert() {
+		t.Errorf("ConfigMayConvert follows an include to a file that is not there")
+	}
+	if err := os.WriteFile(filepath.Join(home, "other"), []byte("[core]\n\tautocrlf = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if !repo.ConfigMayConvert() {
-		t.Errorf("ConfigMayConvert misses an include")
+		t.Errorf("ConfigMayConvert misses core.autocrlf in an included file")
 	}
 }
 

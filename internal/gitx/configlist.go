@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -79,44 +80,110 @@ func (l ConfigList) Bool(key string) bool {
 
 // ConfigMaySign reports whether the configuration git reads here may set
 // commit.gpgSign: one of git's configuration files, or the variables that
-// carry `git -c` settings, mentions it (in any case) or an include. It reads
+// carry `git -c` settings, mentions it (in any case), or a file one of them
+// includes. It reads
 // the files and runs nothing, and errs on the side of yes; when it says no,
 // commit.gpgSign is unset, without the cost of a git process on every commit.
 func (r *Repo) ConfigMaySign() bool {
-	return r.configMayMention("gpgsign", "include")
+	return r.configMayMention("gpgsign")
 }
 
 // ConfigMaySetSigning is ConfigMaySign for commit.gpgSign and
 // user.signingKey: when it says no, neither is set, and a gate that needs
 // both (whether to sign, which key its sandbox denies) runs no git for them.
 func (r *Repo) ConfigMaySetSigning() bool {
-	return r.configMayMention("gpgsign", "signingkey", "include")
+	return r.configMayMention("gpgsign", "signingkey")
 }
 
 // configMayMention reports whether the configuration git reads here may
-// mention one of words (lower case): the files, or the variables that carry
-// git -c settings; unsure is yes.
+// mention one of words (lower case), in any case: one of git's configuration
+// files does, or a file one of them includes (include.path and
+// includeIf.*.path, whatever their condition), or the variables that carry
+// `git -c` settings. It reads the files, runs nothing, and errs on the side
+// of yes.
 func (r *Repo) configMayMention(words ...string) bool {
+	// an include on git's command line is not followed here
+	words = append(slices.Clip(words), "include")
 	if mentions([]byte(r.getenv("GIT_CONFIG_PARAMETERS")), words) {
 		return true
 	}
-	if count := r.getenv("GIT_CONFIG_COUNT"); count != "" {
-		n, err := strconv.Atoi(count)
-		if err != nil {
-			return true
-		}
+	if n, err := strconv.Atoi(r.getenv("GIT_CONFIG_COUNT")); err == nil {
 		for i := range n {
 			if mentions([]byte(r.getenv("GIT_CONFIG_KEY_"+strconv.Itoa(i))), words) {
 				return true
 			}
 		}
+	} else if r.getenv("GIT_CONFIG_COUNT") != "" {
+		return true
 	}
+	words = words[:len(words)-1]
+	seen := map[string]bool{}
 	for _, f := range r.configFiles() {
-		if fileMentions(f, words) {
+		if r.fileMayMention(f, words, seen, 0) {
 			return true
 		}
 	}
 	return false
+}
+
+// maxIncludeDepth is git's own limit on nested includes.
+const maxIncludeDepth = 10
+
+// fileMayMention reports whether the configuration file at path, or a file
+// it includes, mentions one of words; a file that cannot be read (but does
+// not exist: git skips it too), an include git would resolve in a way this
+// does not, or includes nested too deep, may.
+func (r *Repo) fileMayMention(path string, words []string, seen map[string]bool, depth int) bool {
+	if seen[path] {
+		return false
+	}
+	seen[path] = true
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	if err != nil || mentions(data, words) {
+		return true
+	}
+	lower := bytes.ToLower(data)
+	if !bytes.Contains(lower, []byte("include")) {
+		return false
+	}
+	if depth >= maxIncludeDepth {
+		return true
+	}
+	for line := range bytes.Lines(data) {
+		key, value, ok := bytes.Cut(bytes.TrimSpace(line), []byte("="))
+		if !ok || !bytes.EqualFold(bytes.TrimSpace(key), []byte("path")) {
+			continue
+		}
+		inc, ok := includedPath(string(bytes.TrimSpace(value)))
+		if !ok {
+			return true
+		}
+		if !strings.HasPrefix(inc, "~/") && !filepath.IsAbs(inc) {
+			inc = filepath.Join(filepath.Dir(path), inc)
+		}
+		if r.fileMayMention(r.absolute(inc, ""), words, seen, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// includedPath is an include's value as git reads a plain one; ok is false
+// for quoting, escapes, comments and variables it does not resolve here.
+func includedPath(v string) (string, bool) {
+	if q, ok := strings.CutPrefix(v, `"`); ok {
+		v, ok = strings.CutSuffix(q, `"`)
+		if !ok {
+			return "", false
+		}
+	}
+	if v == "" || strings.ContainsAny(v, "\\\";#%") || strings.HasPrefix(v, "~") && !strings.HasPrefix(v, "~/") {
+		return "", false
+	}
+	return v, true
 }
 
 // fileMentions reports whether the file at path mentions one of words, in any

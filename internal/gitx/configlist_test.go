@@ -101,10 +101,31 @@ func TestConfigMaySign(t *testing.T) {
 	}
 	r.git("config", "--unset", "commit.gpgSign")
 	r.git("config", "include.path", "other")
+	if open().ConfigMaySign() {
+		t.Error("an include of a file that is not there may sign")
+	}
+	r.write(".git/other", "[user]\n\tname = x\n[include]\n\tpath = \"../deeper\"\n")
+	if open().ConfigMaySign() {
+		t.Error("an include of a file that says nothing of signing may sign")
+	}
+	r.write("deeper", "[commit]\n\tgpgSign = true\n")
 	if !open().ConfigMaySign() {
-		t.Error("an include not seen")
+		t.Error("commit.gpgSign two includes down not seen")
+	}
+	r.write(".git/other", "[include]\n\tpath = %(prefix)/x\n")
+	if !open().ConfigMaySign() {
+		t.Error("an include git resolves in its own way not taken as a maybe")
 	}
 	r.git("config", "--unset", "include.path")
+	r.git("config", "includeIf.gitdir:/nowhere/.path", "../deeper")
+	if !open().ConfigMaySign() {
+		t.Error("an includeIf whose condition does not hold not taken as a maybe")
+	}
+	r.git("config", "--unset", "includeIf.gitdir:/nowhere/.path")
+	t.Setenv("GIT_CONFIG_PARAMETERS", "'include.path'='/x'")
+	if !open().ConfigMaySign() {
+		t.Error("git -c include.path not taken as a maybe")
+	}
 	t.Setenv("GIT_CONFIG_PARAMETERS", "'commit.gpgsign'='true'")
 	if !open().ConfigMaySign() {
 		t.Error("git -c commit.gpgsign not seen")

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"os"
+	"path/filepath"
 	"strconv"
 )
 
@@ -29,6 +30,24 @@ var attributesName = []byte(AttributesFile)
 // is not written, a split or sparse index, an unknown required extension,
 // unmerged entries, another hash — and then git must read it.
 func ParseIndex(b []byte) (info IndexInfo, ok bool) {
+	return parseIndex(b, nil)
+}
+
+// indexEntry is one entry of an index file, as the file holds it.
+type indexEntry struct {
+	mode uint32
+	oid  []byte // sha1Size bytes
+	path []byte
+	ext  uint16 // the extended flags (version 3 and up)
+}
+
+// intentToAdd is the extended flag of an entry git add -N made: in the
+// index, in no tree.
+const intentToAdd = 0x2000
+
+// parseIndex is ParseIndex, which also gives each entry, in the file's order,
+// to each when it is not nil.
+func parseIndex(b []byte, each func(indexEntry)) (info IndexInfo, ok bool) {
 	if len(b) < 12+sha1Size || string(b[:4]) != "DIRC" {
 		return info, false
 	}
@@ -88,6 +107,9 @@ func ParseIndex(b []byte) (info IndexInfo, ok bool) {
 		}
 		if ext&0x4000 != 0 {
 			info.Skipped = append(info.Skipped, string(name))
+		}
+		if each != nil {
+			each(indexEntry{mode: binary.BigEndian.Uint32(body[start+24:]), oid: body[start+40 : start+60], path: name, ext: ext})
 		}
 		if bytes.HasSuffix(name, attributesName) && IsAttributesFile(string(name)) {
 			info.Attributes = append(info.Attributes, TreeEntry{Mode: binary.BigEndian.Uint32(body[start+24:]),
@@ -149,12 +171,9 @@ func rootTree(data []byte) (string, bool) {
 // readIndex parses the index git would use here (GIT_INDEX_FILE, as git sets it
 // in hooks, or this working tree's); ok is false when git must read it.
 func (r *Repo) readIndex(ctx context.Context) (IndexInfo, bool) {
-	path := r.getenv("GIT_INDEX_FILE")
-	if path == "" {
-		var err error
-		if path, err = r.indexPath(ctx); err != nil {
-			return IndexInfo{}, false
-		}
+	path, err := r.indexFile(ctx)
+	if err != nil {
+		return IndexInfo{}, false
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -182,6 +201,18 @@ func (r *Repo) IndexTreeAttributes(ctx context.Context) (tree string, attrs []Tr
 	}
 	tree, err = r.WriteTree(ctx)
 	return tree, info.Attributes, ok, err
+}
+
+// indexFile is the index git would use here: GIT_INDEX_FILE (as git sets it
+// in hooks, and a Staged's copy), or this working tree's.
+func (r *Repo) indexFile(ctx context.Context) (string, error) {
+	if path := r.getenv("GIT_INDEX_FILE"); path != "" {
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(r.Top, path)
+		}
+		return path, nil
+	}
+	return r.indexPath(ctx)
 }
 
 // getenv is the value of k in the environment git runs with.

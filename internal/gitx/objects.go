@@ -28,6 +28,11 @@ var ErrUnmerged = errors.New("the index has unmerged paths; resolve the conflict
 // WriteTree writes the index (GIT_INDEX_FILE when git set it, as in hooks) as a
 // tree and returns its id: exactly the content a commit would record.
 func (r *Repo) WriteTree(ctx context.Context) (string, error) {
+	if path, err := r.indexFile(ctx); err == nil {
+		if tree, ok := r.writeTreeInProcess(path); ok {
+			return tree, nil
+		}
+	}
 	out, err := r.output(ctx, "write-tree")
 	if err != nil {
 		var ce *CommandError
