@@ -264,13 +264,24 @@ func (r *Repo) CommitStaged(ctx context.Context, parent string, s *Staged, messa
 // the real one (git's lock protocol), so that the commit is not shown as
 // staged.
 func (r *Repo) MoveHead(ctx context.Context, old, commit string, s *Staged, message string) error {
-	subject, _, _ := strings.Cut(message, "\n")
-	if _, err := r.output(ctx, "update-ref", "-m", "commit: "+subject, "HEAD", commit, old); err != nil {
-		return fmt.Errorf("HEAD moved while git tdd ran, so nothing was committed: %w", err)
+	m, err := r.StartHeadMove(ctx, message)
+	if err != nil {
+		return err
+	}
+	if err := m.Prepare(old, commit); err != nil {
+		return err
+	}
+	return r.FinishHeadMove(ctx, m, s)
+}
+
+// FinishHeadMove commits a prepared move of HEAD, as MoveHead does.
+func (r *Repo) FinishHeadMove(ctx context.Context, m *HeadMove, s *Staged) error {
+	if err := m.Commit(); err != nil {
+		return err
 	}
 	if err := r.installIndex(ctx, s); err != nil {
 		if _, rerr := r.output(ctx, "reset", "-q"); rerr != nil {
-			return fmt.Errorf("committed %s, but could not update the index: %w", commit, err)
+			return fmt.Errorf("committed %s, but could not update the index: %w", m.prepared, err)
 		}
 	}
 	return nil

@@ -216,6 +216,7 @@ type prepared struct {
 	branch   []gitx.RawEntry // what the branch changed: the fork point against the staged tree
 	signs    chan bool       // whether the worktree signs commits: asked while the tests run
 	ahead    *ahead          // the confined run, prepared while staging
+	move     *gitx.HeadMove  // a draft's move of HEAD, aborted by close unless committed
 }
 
 // sign waits for the answer to whether commits are signed.
@@ -230,17 +231,30 @@ func (p *prepared) sign() bool {
 // the gate does not use is an object nothing refers to.
 type draft struct {
 	commit string
+	move   *gitx.HeadMove // HEAD's move to it, prepared; nil: not started
 	err    error
 }
 
-// draft writes the commit of msg on head, unless it is to be signed: a
-// signature is asked for on the terminal, where nothing else of ours may run.
+// draft writes the commit of msg on head, and prepares HEAD's move to it,
+// unless it is to be signed: a signature is asked for on the terminal, where
+// nothing else of ours may run. The git that moves HEAD starts first, so that
+// its start overlaps the commit's; a move not committed is aborted by close.
 func (p *prepared) draft(e *Env, wt *gitx.Repo, head, msg string) *draft {
 	if p.sign() {
 		return nil
 	}
+	move, merr := wt.StartHeadMove(e.Ctx, msg)
 	c, err := wt.CommitStaged(e.Ctx, head, p.staged, msg, false)
-	return &draft{c, err}
+	d := &draft{commit: c, err: err}
+	if merr != nil {
+		return d // advance moves HEAD the plain way
+	}
+	p.move = move
+	if err == nil {
+		d.err = move.Prepare(head, c)
+		d.move = move
+	}
+	return d
 }
 
 // advance commits the staged tree on head with msg (the draft of it, if
@@ -248,10 +262,13 @@ func (p *prepared) draft(e *Env, wt *gitx.Repo, head, msg string) *draft {
 func (e *Env) advance(wt *gitx.Repo, head string, p *prepared, msg string, d *draft) (string, error) {
 	if d == nil {
 		c, err := wt.CommitStaged(e.Ctx, head, p.staged, msg, p.sign())
-		d = &draft{c, err}
+		d = &draft{commit: c, err: err}
 	}
 	if d.err != nil {
 		return "", d.err
+	}
+	if d.move != nil {
+		return d.commit, wt.FinishHeadMove(e.Ctx, d.move, p.staged)
 	}
 	return d.commit, wt.MoveHead(e.Ctx, head, d.commit, p.staged, msg)
 }
@@ -317,6 +334,9 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 }
 
 func (p *prepared) close(e *Env) {
+	if p.move != nil {
+		p.move.Abort()
+	}
 	if p.staged != nil {
 		p.staged.Close()
 	}
