@@ -217,6 +217,12 @@ type prepared struct {
 	signs    chan bool       // whether the worktree signs commits: asked while the tests run
 	ahead    *ahead          // the confined run, prepared while staging
 	move     *gitx.HeadMove  // a draft's move of HEAD, aborted by close unless committed
+	idents   chan idents     // who commits, asked while the tests run
+}
+
+type idents struct {
+	gitx.Idents
+	err error
 }
 
 // sign waits for the answer to whether commits are signed.
@@ -244,7 +250,13 @@ func (p *prepared) draft(e *Env, wt *gitx.Repo, head, msg string) *draft {
 		return nil
 	}
 	move, merr := wt.StartHeadMove(e.Ctx, msg)
-	c, err := wt.CommitStaged(e.Ctx, head, p.staged, msg, false)
+	var c string
+	var err error
+	if ids := <-p.idents; ids.err == nil {
+		c, err = wt.DraftCommit(e.Ctx, head, p.staged, msg, ids.Idents)
+	} else {
+		c, err = wt.CommitStaged(e.Ctx, head, p.staged, msg, false)
+	}
 	d := &draft{commit: c, err: err}
 	if merr != nil {
 		return d // advance moves HEAD the plain way
@@ -330,6 +342,13 @@ func (e *Env) prepare(w *state.Workflow, wt *gitx.Repo, head string, withRed boo
 		p.close(e)
 		return nil, err
 	}
+	// who commits, for the draft: asked beside the tests, which leave a
+	// processor free, not beside the staging, which does not
+	p.idents = make(chan idents, 1)
+	go func() {
+		ids, err := wt.Idents(e.Ctx)
+		p.idents <- idents{ids, err}
+	}()
 	return p, nil
 }
 
