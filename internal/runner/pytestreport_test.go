@@ -373,3 +373,51 @@ func TestPytestReportUnderXdist(t *testing.T) {
 		t.Errorf("reporter %d tests %v\nJUnit %v", len(fromPlugin), outcomes(fromPlugin), outcomes(fromJUnit))
 	}
 }
+
+// Once pytest has reported its session and run its own clean-up, the
+// reporter ends it, without the interpreter's teardown (20 ms and more of a
+// run: every module and object freed one by one), unless that teardown may
+// still do something: an exit handler registered during the session, or a
+// thread that is still running. The exit code and the output are pytest's.
+func TestPytestEndsOnceReported(t *testing.T) {
+	requirePytest(t)
+	// an object whose teardown leaves a file: only the interpreter's
+	// teardown makes it
+	conftest := "import os\n\n\nclass Marker:\n    def __del__(self, _open=open, _path=os.path.join(os.path.dirname(os.path.abspath(__file__)), 'torn-down')):\n        _open(_path, 'w').close()\n\n\n_marker = Marker()\n"
+	tests := []struct {
+		name     string
+		test     string
+		exit     int
+		summary  string
+		tornDown bool
+	}{
+		{"a failing test", "def test_a():\n    assert False\n", 1, "1 failed", false},
+		{"a passing test", "def test_a():\n    pass\n", 0, "1 passed", false},
+		{"no test", "x = 1\n", 5, "no tests ran", false},
+		{"an exit handler registered by a test", "import atexit\n\n\ndef test_a():\n    atexit.register(lambda: open('handled', 'w').close())\n", 0, "1 passed", true},
+		{"a thread still running", "import threading, time\n\n\ndef later():\n    time.sleep(0.3)\n    open('handled', 'w').close()\n\n\ndef test_a():\n    threading.Thread(target=later).start()\n", 0, "1 passed", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "conftest.py"), []byte(conftest), 0o644)
+			os.WriteFile(filepath.Join(dir, "test_it.py"), []byte(tt.test), 0o644)
+			res, err := Run(context.Background(), Spec{Command: []string{"pytest"}, Runner: "pytest", Timeout: time.Minute, Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Exit != tt.exit || !strings.Contains(res.Tail, tt.summary) {
+				t.Errorf("exit %d, want %d; output:\n%s", res.Exit, tt.exit, res.Tail)
+			}
+			_, err = os.Stat(filepath.Join(dir, "torn-down"))
+			if torn := err == nil; torn != tt.tornDown {
+				t.Errorf("interpreter torn down: %v, want %v", torn, tt.tornDown)
+			}
+			if tt.tornDown {
+				if _, err := os.Stat(filepath.Join(dir, "handled")); err != nil {
+					t.Error("what the tests left to do at exit was not done")
+				}
+			}
+		})
+	}
+}
