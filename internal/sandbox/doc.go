@@ -71,7 +71,9 @@
 // socketpair, which node and Python use to talk to their children, still
 // works); from ABI 9 Landlock allows connecting only to sockets in the
 // writable paths or made inside the sandbox. Abstract unix sockets and
-// signals to processes outside the sandbox are refused from ABI 6.
+// signals to processes outside the sandbox are refused from ABI 6; before
+// it, the guards refuse signals to git-tdd (the helper's parent) and its
+// process group, kill(-1), tkill and pidfds (signalGuards).
 //
 // Privilege. A program run as root (as CI does) keeps uid 0 but loses every
 // capability, and no_new_privs keeps setuid programs from giving any back: it

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"syscall"
 
 	"github.com/elastic/go-seccomp-bpf/arch"
@@ -28,6 +29,7 @@ type argTest struct {
 	wide bool
 }
 
+func is(arg, val uint32) argTest    { return argTest{arg: arg, val: val} }
 func isNot(arg, val uint32) argTest { return argTest{arg: arg, val: val, not: true} }
 func nonNull(arg uint32) argTest    { return argTest{arg: arg, wide: true} }
 
@@ -49,6 +51,60 @@ func otherProcesses() []guard {
 		guard{"ioprio_set", []argTest{isNot(1, 0)}, eperm})
 	for _, call := range []string{"sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr"} {
 		gs = append(gs, guard{call, []argTest{isNot(0, 0)}, eperm})
+	}
+	return gs
+}
+
+// signalGuards keep a confined program from signalling git-tdd (pid, and its
+// process group pgid) and every process of the user at once (kill -1), where
+// Landlock cannot (before ABI 6, which scopes signals to the sandbox): a
+// program that killed or stopped git-tdd mid-run would leave the worktree's
+// .git file as it had rewritten it, for the next git command to follow to a
+// git dir of its making (see GitFile). The calls that name a process by
+// value are refused for those values; tkill names only a thread (git-tdd's
+// are listed in /proc), and a pidfd can come from opening /proc/<pid>, so
+// both are refused whatever they name (tkill is obsolete; a program that
+// finds no pidfds, as Go's runtime, falls back to kill); and so are the
+// owners of SIGIO that only a pointer names (F_SETOWN_EX, FIOSETOWN,
+// SIOCSPGRP).
+func signalGuards(pid, pgid int) []guard {
+	eperm, enosys := syscall.EPERM, syscall.ENOSYS
+	self, group, all := uint32(int32(pid)), uint32(-int32(pgid)), ^uint32(0)
+	var gs []guard
+	for _, v := range []uint32{self, group, all} {
+		gs = append(gs, guard{"kill", []argTest{is(0, v)}, eperm},
+			guard{"fcntl", []argTest{is(1, unix.F_SETOWN), is(2, v)}, eperm})
+	}
+	for _, call := range []string{"tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"} {
+		gs = append(gs, guard{call, []argTest{is(0, self)}, eperm})
+	}
+	gs = append(gs, guard{"tkill", nil, eperm},
+		guard{"pidfd_open", nil, enosys},
+		guard{"pidfd_send_signal", nil, enosys},
+		guard{"fcntl", []argTest{is(1, unix.F_SETOWN_EX)}, eperm},
+		guard{"ioctl", []argTest{is(1, fioSetOwn)}, eperm},
+		guard{"ioctl", []argTest{is(1, siocSPgrp)}, eperm})
+	return gs
+}
+
+// The ioctls that set a socket's or a file's SIGIO owner, as
+// asm-generic/sockios.h numbers them (x/sys/unix does not name them).
+const (
+	fioSetOwn = 0x8901
+	siocSPgrp = 0x8902
+)
+
+// guards are the guards a program confined at this ABI gets, its parent
+// (git-tdd, which starts the helper) protected where Landlock cannot.
+func guards(abi int) []guard {
+	gs := otherProcesses()
+	if abi < 6 {
+		ppid := os.Getppid()
+		pgid, err := unix.Getpgid(ppid)
+		if err != nil {
+			pgid = ppid
+		}
+		gs = append(gs, signalGuards(ppid, pgid)...)
 	}
 	return gs
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/creack/pty"
+	"github.com/elastic/go-seccomp-bpf/arch"
 	"golang.org/x/sys/unix"
 
 	"github.com/git-tdd/git-tdd/internal/confine"
@@ -106,6 +108,8 @@ func try(args []string) error {
 	case "kill":
 		pid, _ := strconv.Atoi(arg(1))
 		return syscall.Kill(pid, 0)
+	case "signal-guards":
+		return trySignalGuards()
 	case "tgkill":
 		// a signal to one thread of git-tdd (signal 0: the permission only)
 		pid, _ := strconv.Atoi(arg(1))
@@ -867,5 +871,113 @@ func TestConfinedCannotSetGitTddLimits(t *testing.T) {
 	o := r.confined(t, r.agentPolicy(t, nil), r.worktree, "self", "prlimit", strconv.Itoa(os.Getpid()))
 	if o.code != 1 || !strings.Contains(o.out, "operation not permitted") {
 		t.Errorf("set git-tdd's RLIMIT_CORE: %v, want it refused", o)
+	}
+}
+
+// trySignalGuards loads signalGuards for its parent (the test) and its
+// group, as a helper confined at ABI 5 would, and prints what each way of
+// signalling them, and itself, gives.
+func trySignalGuards() error {
+	runtime.LockOSThread() // the filter is this thread's
+	ppid := os.Getppid()
+	pgid, err := unix.Getpgid(ppid)
+	if err != nil {
+		return err
+	}
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return err
+	}
+	prog, err := assembleGuards(info, signalGuards(ppid, pgid))
+	if err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	if err := loadFilter(prog); err != nil {
+		return err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	defer w.Close()
+	fd := int(r.Fd())
+	owner := func(pid int) error { _, err := unix.FcntlInt(uintptr(fd), unix.F_SETOWN, pid); return err }
+	raw := func(nr uintptr, args ...uintptr) error {
+		a := append(args, 0, 0, 0)
+		if _, _, e := unix.Syscall(nr, a[0], a[1], a[2]); e != 0 {
+			return e
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"kill-parent", syscall.Kill(ppid, 0)},
+		{"kill-group", syscall.Kill(-pgid, 0)},
+		{"kill-all", syscall.Kill(-1, 0)},
+		{"tgkill-parent", unix.Tgkill(ppid, ppid, 0)},
+		{"sigqueue-parent", raw(unix.SYS_RT_SIGQUEUEINFO, uintptr(ppid), 0, 0)},
+		{"tkill", raw(unix.SYS_TKILL, uintptr(unix.Gettid()), 0)},
+		{"pidfd-open", raw(unix.SYS_PIDFD_OPEN, uintptr(ppid), 0)},
+		{"setown-parent", owner(ppid)},
+		{"setown-group", owner(-pgid)},
+		{"pidfd-send", raw(unix.SYS_PIDFD_SEND_SIGNAL, uintptr(fd), 0, 0)},
+		{"setown-ex", raw(unix.SYS_FCNTL, uintptr(fd), unix.F_SETOWN_EX, 0)},
+		{"fiosetown", raw(unix.SYS_IOCTL, uintptr(fd), fioSetOwn, 0)},
+		{"siocspgrp", raw(unix.SYS_IOCTL, uintptr(fd), siocSPgrp, 0)},
+		{"kill-self", syscall.Kill(os.Getpid(), 0)},
+		{"kill-own-group", syscall.Kill(0, 0)},
+		{"setown-self", owner(os.Getpid())},
+	} {
+		res := "ok"
+		if c.err != nil {
+			res = unix.ErrnoName(c.err.(syscall.Errno))
+		}
+		fmt.Printf("%s=%s ", c.name, res)
+	}
+	return nil
+}
+
+// Before Landlock scopes signals (ABI 6), a confined program could kill or
+// stop git-tdd mid-run (kill -9 $PPID, or -1), which left the worktree's .git
+// file as the program had rewritten it. signalGuards, loaded on this kernel
+// as a helper at ABI 5 loads them, refuse every way of naming git-tdd or its
+// group, and leave a program's own signals alone.
+func TestSignalGuardsOnThisKernel(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "signal-guards")
+	cmd.Env = append(os.Environ(), "SANDBOX_TEST_DO=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, want := range []string{"kill-parent=EPERM", "kill-group=EPERM", "kill-all=EPERM", "tgkill-parent=EPERM",
+		"sigqueue-parent=EPERM", "tkill=EPERM", "pidfd-open=ENOSYS", "setown-parent=EPERM", "setown-group=EPERM",
+		"pidfd-send=ENOSYS", "setown-ex=EPERM", "fiosetown=EPERM", "siocspgrp=EPERM",
+		"kill-self=ok", "kill-own-group=ok", "setown-self=ok"} {
+		if !strings.Contains(string(out), want+" ") {
+			t.Errorf("want %s in %s", want, out)
+		}
+	}
+}
+
+// The guards apply where Landlock cannot scope signals, and only there.
+func TestSignalGuardsBelowABI6(t *testing.T) {
+	has := func(abi int) bool {
+		for _, g := range guards(abi) {
+			if g.call == "kill" {
+				return true
+			}
+		}
+		return false
+	}
+	for abi, want := range map[int]bool{1: true, 5: true, 6: false, 7: false} {
+		if has(abi) != want {
+			t.Errorf("ABI %d: signal guards %v, want %v", abi, has(abi), want)
+		}
 	}
 }

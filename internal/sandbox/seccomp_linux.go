@@ -20,7 +20,8 @@ const ipprotoMPTCP = 262
 // another architecture (i386 on amd64) kills the process; TIOCSTI and
 // TIOCLINUX, the kernel keyrings and io_uring are refused; socket(2) makes
 // only the families p allows, and with p.Ports no Multipath TCP socket; no
-// other process's limits or priorities change (otherProcesses).
+// other process's limits or priorities change (otherProcesses); and before
+// Landlock scopes signals (ABI 6), git-tdd gets none (signalGuards).
 //
 // go-seccomp-bpf v1.6.0 compares a call's arguments in the accumulator, and
 // what follows a failed comparison compares the next group's system calls
@@ -55,7 +56,7 @@ func filters(p Policy, abi int) ([][]bpf.RawInstruction, error) {
 	if err != nil {
 		return nil, err
 	}
-	guards, err := assembleGuards(info, otherProcesses())
+	guards, err := assembleGuards(info, guards(abi))
 	if err != nil {
 		return nil, err
 	}
