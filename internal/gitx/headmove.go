@@ -51,6 +51,10 @@ func (r *Repo) StartHeadMove(ctx context.Context, message string) (*HeadMove, er
 	}
 	m.out = bufio.NewReader(out)
 	cmd.Stderr = &m.stderr
+	// cancelled (Ctrl-C): the end of its input, on which git aborts and
+	// removes its locks, where a kill would leave them for every later git
+	cmd.Cancel = m.in.Close
+	cmd.WaitDelay = 5 * time.Second
 	if m.proc, err = start(cmd); err != nil {
 		return nil, err
 	}
@@ -101,10 +105,16 @@ func (m *HeadMove) Commit() error {
 	if m.prepared == "" {
 		return m.fail(errors.New("gitx: the move of HEAD was not prepared"))
 	}
+	if err := m.ctx.Err(); err != nil {
+		return m.fail(err)
+	}
 	if err := m.send("commit\x00", "commit"); err != nil {
 		return m.fail(err)
 	}
-	return m.end()
+	// committed: what git says on its way out (a cancel) changes nothing
+	m.end()
+	m.err = nil
+	return nil
 }
 
 // Abort leaves HEAD where it was, and waits for git to exit.
@@ -141,5 +151,8 @@ func (m *HeadMove) fail(err error) error {
 }
 
 func (m *HeadMove) movedError(err error) error {
+	if m.ctx.Err() != nil {
+		return m.ctx.Err() // interrupted: said as any interruption is
+	}
 	return fmt.Errorf("HEAD moved while git tdd ran, so nothing was committed: %w", err)
 }

@@ -2,6 +2,7 @@ package gitx
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -83,4 +84,22 @@ func TestHeadMove(t *testing.T) {
 		t.Fatalf("HEAD = %s", head())
 	}
 	r.git("update-ref", "HEAD", b) // no lock left behind
+
+	// cancelled while prepared (Ctrl-C): aborted, and no lock left
+	cctx, cancel := context.WithCancel(ctx)
+	m, err = repo.StartHeadMove(cctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Prepare(b, a); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := m.Commit(); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled move: %v", err)
+	}
+	if head() != b {
+		t.Fatalf("a cancelled move moved HEAD to %s", head())
+	}
+	r.git("update-ref", "HEAD", a) // no lock left behind
 }
