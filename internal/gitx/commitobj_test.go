@@ -26,14 +26,7 @@ func TestCommitInProcessAgreesWithGit(t *testing.T) {
 			t.Setenv("GIT_AUTHOR_EMAIL", "zoe@example.com")
 			t.Setenv("GIT_AUTHOR_DATE", "1700000000 +0130")
 			t.Setenv("GIT_COMMITTER_DATE", "1700000123 -0700")
-			repo, err := Open(ctx, r.dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids, err := repo.Idents(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
+			repo, ids := openWithIdents(t, r)
 			got, ok := repo.commitInProcess(tree, parent, msg, ids, time.Now())
 			if !ok {
 				t.Fatal("not written in process")
@@ -55,14 +48,7 @@ func TestCommitInProcessAgreesWithGit(t *testing.T) {
 		if repo, _ := Open(ctx, r.dir); repo.identsMayDiffer() {
 			t.Fatal("nothing tells author and committer apart, yet they may differ")
 		}
-		repo, err := Open(ctx, r.dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids, err := repo.Idents(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		repo, ids := openWithIdents(t, r)
 		before := time.Now().Unix()
 		got, ok := repo.commitInProcess(tree, parent, "m\n", ids, time.Now())
 		if !ok {
@@ -91,14 +77,7 @@ func TestCommitInProcessAgreesWithGit(t *testing.T) {
 		identFromConfig(t, r)
 		r.git("config", "author.name", "Someone Else")
 		defer r.git("config", "--unset", "author.name")
-		repo, err := Open(ctx, r.dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids, err := repo.Idents(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, ids := openWithIdents(t, r)
 		if !strings.HasPrefix(ids.author.who, "Someone Else <") || strings.HasPrefix(ids.committer.who, "Someone Else") {
 			t.Errorf("author %q, committer %q", ids.author.who, ids.committer.who)
 		}
@@ -106,14 +85,7 @@ func TestCommitInProcessAgreesWithGit(t *testing.T) {
 	t.Run("i18n.commitEncoding goes to git", func(t *testing.T) {
 		r.git("config", "i18n.commitEncoding", "ISO-8859-1")
 		defer r.git("config", "--unset", "i18n.commitEncoding")
-		repo, err := Open(ctx, r.dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids, err := repo.Idents(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		repo, ids := openWithIdents(t, r)
 		if _, ok := repo.commitInProcess(tree, parent, "m\n", ids, time.Now()); ok {
 			t.Error("written in process")
 		}
@@ -175,4 +147,18 @@ func identFromConfig(t *testing.T, r *testRepo) {
 	}
 	r.git("config", "user.name", "Zoë O'Brien")
 	r.git("config", "user.email", "zoe@example.com")
+}
+
+// openWithIdents opens the test repository and asks who commits there.
+func openWithIdents(t *testing.T, r *testRepo) (*Repo, Idents) {
+	t.Helper()
+	repo, err := Open(context.Background(), r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := repo.Idents(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo, ids
 }
