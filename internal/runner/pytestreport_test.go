@@ -421,3 +421,30 @@ func TestPytestEndsOnceReported(t *testing.T) {
 		})
 	}
 }
+
+// Real pytest-cov: coverage registers its exit handler during the session,
+// so pytest ends as it always does, and its data and report are written.
+func TestPytestEndsWithCoverageAsAlways(t *testing.T) {
+	requirePytest(t)
+	if err := exec.Command("pytest", "-p", "pytest_cov", "--version").Run(); err != nil {
+		if os.Getenv("GIT_TDD_REQUIRE_PYTEST") != "" {
+			t.Fatal("pytest-cov is required with GIT_TDD_REQUIRE_PYTEST (apt-get install python3-pytest-cov)")
+		}
+		t.Skip("pytest-cov is not installed")
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "calc.py"), []byte("def add(a, b):\n    return a + b\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "test_calc.py"), []byte("import calc\n\n\ndef test_add():\n    assert calc.add(1, 2) == 3\n"), 0o644)
+	res, err := Run(context.Background(), Spec{Command: []string{"pytest", "--cov=calc", "--cov-report=xml", "--cov-report=term"}, Runner: "pytest", Timeout: time.Minute, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Exit != 0 || len(res.Tests) != 1 || !strings.Contains(res.Tail, "calc.py") {
+		t.Fatalf("exit %d, %d tests; output:\n%s", res.Exit, len(res.Tests), res.Tail)
+	}
+	for _, f := range []string{".coverage", "coverage.xml"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("pytest-cov's %s: %v", f, err)
+		}
+	}
+}
