@@ -38,12 +38,17 @@ def _end(config):
     """Ends the process as pytest would end it, once the session reported,
     without the interpreter's teardown (freeing every module and object, one
     by one: 20 ms and more), unless the teardown may still do something: an
-    exit handler registered during the session, a thread still running."""
+    exit handler registered during the session, coverage.py (which saves at
+    exit), a thread still running, an error on its way out."""
     reporter = config.pluginmanager.get_plugin("git-tdd-reporter")
     if reporter is None or reporter.session is None or reporter.out is not None:
         return  # no session of ours, or one that did not end
+    if sys.exc_info()[0] is not None:
+        return  # an error after the session, on its way out: pytest reports it
     if _handlers < 0 or atexit._ncallbacks() != _handlers:
         return
+    if _measuring():
+        return  # coverage.py saves its data at exit, even started before us (a .pth)
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         return
     for f in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
@@ -52,6 +57,14 @@ def _end(config):
         except Exception:
             return  # as pytest would have it: its own exit reports it
     os._exit(int(reporter.session.exitstatus))
+
+
+def _measuring():
+    """Whether coverage.py measures this process: started, and not stopped
+    (pytest-cov stops its own once the session ended)."""
+    coverage = sys.modules.get("coverage")
+    current = getattr(getattr(coverage, "Coverage", None), "current", None)
+    return coverage is not None and (current is None or current() is not None)
 
 
 def pytest_configure(config):

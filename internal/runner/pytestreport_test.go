@@ -448,3 +448,30 @@ func TestPytestEndsWithCoverageAsAlways(t *testing.T) {
 		}
 	}
 }
+
+// An exception after the reporter's pytest_sessionfinish (in a conftest's or
+// a plugin's sessionfinish, in a pytest_unconfigure, in a clean-up) makes
+// pytest end with a traceback and exit 1; its session status is still 0
+// (every test passed), and the reporter's os._exit, run by the clean-ups
+// main() runs again on the way out, ends the process with that 0, the
+// traceback unprinted. Green's "Exit == 0" then holds for a run that broke.
+func TestPytestEarlyExitKeepsAnErrorAfterTheSession(t *testing.T) {
+	requirePytest(t)
+	for name, conftest := range map[string]string{
+		"sessionfinish": "def pytest_sessionfinish(session, exitstatus):\n    raise RuntimeError('boom after the session')\n",
+		"unconfigure":   "def pytest_unconfigure(config):\n    raise RuntimeError('boom after the session')\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "test_it.py"), []byte("def test_a():\n    pass\n"), 0o644)
+			os.WriteFile(filepath.Join(dir, "conftest.py"), []byte(conftest), 0o644)
+			res, err := Run(context.Background(), Spec{Command: []string{"pytest"}, Runner: "pytest", Timeout: time.Minute, Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.RawExit == 0 || !strings.Contains(res.Tail, "boom after the session") {
+				t.Errorf("exit %d (raw %d), want pytest's own 1 and its traceback; output:\n%s", res.Exit, res.RawExit, res.Tail)
+			}
+		})
+	}
+}
