@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // A gate's commit, written in process: after the run, git commit-tree is a
@@ -26,9 +27,10 @@ type Idents struct {
 }
 
 // ident is who ("Name <email>"), and the date ("<seconds> <±hhmm>") when the
-// environment fixes it (GIT_AUTHOR_DATE, GIT_COMMITTER_DATE); "" is now.
+// environment fixes it (GIT_AUTHOR_DATE, GIT_COMMITTER_DATE); "" is now, in
+// zone, the offset git gave it.
 type ident struct {
-	who, date string
+	who, date, zone string
 }
 
 // Idents asks git who the author and the committer of a commit made now
@@ -83,7 +85,7 @@ func parseIdent(s string, fixed bool) (ident, error) {
 	if len(f) != 2 || !isDigits(f[0]) || len(f[1]) != 5 || (f[1][0] != '+' && f[1][0] != '-') || !isDigits(f[1][1:]) {
 		return ident{}, fmt.Errorf("git var gave an ident git-tdd does not read: %q", s)
 	}
-	id := ident{who: s[:gt+1]}
+	id := ident{who: s[:gt+1], zone: f[1]}
 	if fixed {
 		id.date = f[0] + " " + f[1]
 	}
@@ -118,6 +120,18 @@ func gitDate(t time.Time) string {
 // read otherwise, or any error.
 func (r *Repo) commitInProcess(tree, parent, message string, ids Idents, now time.Time) (string, bool) {
 	if !isFullOID(tree) || !isFullOID(parent) || ids.author.who == "" || ids.committer.who == "" {
+		return "", false
+	}
+	// git dates a commit in the zone TZ names, which Go's time may read
+	// otherwise (a POSIX rule, "ABC-3", is UTC to Go); git rewrites a message
+	// that is not UTF-8 and refuses one with a NUL
+	_, zone, _ := strings.Cut(gitDate(now), " ")
+	for _, id := range []ident{ids.author, ids.committer} {
+		if id.date == "" && id.zone != zone {
+			return "", false
+		}
+	}
+	if !utf8.ValidString(message) || strings.ContainsRune(message, 0) {
 		return "", false
 	}
 	if r.odb() == nil || r.getenv("TZ") != os.Getenv("TZ") || r.configMayMention(append([]string{"commitencoding"}, objectSettings...)...) {

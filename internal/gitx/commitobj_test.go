@@ -109,8 +109,8 @@ func TestParseIdent(t *testing.T) {
 		want  ident
 		ok    bool
 	}{
-		{"A U Thor <a@x> 1700000000 +0130\n", false, ident{who: "A U Thor <a@x>"}, true},
-		{"A U Thor <a@x> 1700000000 -0700\n", true, ident{who: "A U Thor <a@x>", date: "1700000000 -0700"}, true},
+		{"A U Thor <a@x> 1700000000 +0130\n", false, ident{who: "A U Thor <a@x>", zone: "+0130"}, true},
+		{"A U Thor <a@x> 1700000000 -0700\n", true, ident{who: "A U Thor <a@x>", date: "1700000000 -0700", zone: "-0700"}, true},
 		{"<a@x> 1 +0000\n", false, ident{}, false},
 		{"A <a@x>\n", false, ident{}, false},
 		{"A <a@x> 1 +000\n", false, ident{}, false},
@@ -161,4 +161,52 @@ func openWithIdents(t *testing.T, r *testRepo) (*Repo, Idents) {
 		t.Fatal(err)
 	}
 	return repo, ids
+}
+
+// A TZ git (glibc) reads as a POSIX rule, "ABC-3" (UTC+3) or "<+0530>-5:30",
+// names no zone file, and Go's time takes it as UTC: the commit written in
+// process is dated +0000 where git commit-tree dates it +0300, although TZ is
+// the same for both. It goes to git.
+func TestCommitInProcessDatesAsGitUnderAPosixTZ(t *testing.T) {
+	if os.Getenv("GITX_TZ_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCommitInProcessDatesAsGitUnderAPosixTZ$", "-test.v")
+		cmd.Env = append(os.Environ(), "GITX_TZ_CHILD=1", "TZ=ABC-3")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	ctx := context.Background()
+	r := newTestRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	identFromConfig(t, r)
+	parent := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	tree := strings.TrimSpace(r.git("rev-parse", "HEAD^{tree}"))
+	repo, err := Open(ctx, r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := repo.Idents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := repo.commitInProcess(tree, parent, "m\n", ids, time.Now()); ok {
+		t.Error("written in process in a zone Go does not read as git does")
+	}
+	got, err := repo.DraftCommit(ctx, parent, &Staged{Tree: tree}, "m\n", ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Fields(strings.TrimSpace(r.git("var", "GIT_COMMITTER_IDENT")))
+	body := r.git("cat-file", "commit", got)
+	for l := range strings.Lines(body) {
+		if rest, ok := strings.CutPrefix(l, "committer "); ok {
+			f := strings.Fields(rest)
+			if f[len(f)-1] != want[len(want)-1] {
+				t.Errorf("committer dated %s, git dates it %s", f[len(f)-1], want[len(want)-1])
+			}
+		}
+	}
 }

@@ -153,7 +153,11 @@ func (r *Repo) fileMayMention(path string, words []string, seen map[string]bool,
 		return true
 	}
 	for line := range bytes.Lines(data) {
-		key, value, ok := bytes.Cut(bytes.TrimSpace(line), []byte("="))
+		line, ok := afterSection(bytes.TrimSpace(line))
+		if !ok {
+			return true
+		}
+		key, value, ok := bytes.Cut(line, []byte("="))
 		if !ok || !bytes.EqualFold(bytes.TrimSpace(key), []byte("path")) {
 			continue
 		}
@@ -169,6 +173,27 @@ func (r *Repo) fileMayMention(path string, words []string, seen map[string]bool,
 		}
 	}
 	return false
+}
+
+// afterSection is a configuration line without the section header it may
+// begin with ("[include] path = x" is an include as much as on a line of its
+// own); ok is false for a header whose end it cannot find.
+func afterSection(line []byte) (rest []byte, ok bool) {
+	if len(line) == 0 || line[0] != '[' {
+		return line, true
+	}
+	quoted := false
+	for i := 1; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == ']' && !quoted:
+			return bytes.TrimSpace(line[i+1:]), true
+		}
+	}
+	return nil, false
 }
 
 // includedPath is an include's value as git reads a plain one; ok is false

@@ -181,3 +181,46 @@ func TestUserValues(t *testing.T) {
 		t.Errorf("userValues = %q: the user's files and the repository's own count, not an included file nor the command line", got)
 	}
 }
+
+func TestAfterSection(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"path = x", "path = x", true},
+		{"[include] path = x", "path = x", true},
+		{`[includeIf "gitdir:~/a]b/"]path=y`, "path=y", true},
+		{`[includeIf "gitdir:~/a\"]b/"] path = z`, "path = z", true},
+		{"[include]", "", true},
+		{"[include path = x", "", false},
+	} {
+		got, ok := afterSection([]byte(tt.in))
+		if string(got) != tt.want || ok != tt.ok {
+			t.Errorf("afterSection(%q) = %q, %v", tt.in, got, ok)
+		}
+	}
+}
+
+// core.sharedRepository in a file that .git/config includes with the
+// include on its section's line ("[include] path = more"), which git reads
+// as any other include: the in-process writer must leave it to git.
+func TestConfigMayMentionIncludeOnTheSectionLine(t *testing.T) {
+	r := newTestRepo(t)
+	r.write(".git/more", "[core]\n\tsharedRepository = group\n")
+	f, err := os.OpenFile(filepath.Join(r.dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("[include] path = more\n")
+	f.Close()
+	if v := strings.TrimSpace(r.git("config", "core.sharedRepository")); v != "group" {
+		t.Fatalf("git reads core.sharedRepository = %q", v)
+	}
+	repo, err := Open(context.Background(), r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !repo.configMayMention(objectSettings...) {
+		t.Error("configMayMention missed core.sharedRepository in a file included by \"[include] path = more\"")
+	}
+}

@@ -18,6 +18,7 @@ import (
 type packIndexes struct {
 	idx   [][]byte // each file's bytes
 	packs []string // the pack each describes
+	cruft []bool   // whether it is a cruft pack, whose objects are dated one by one (.mtimes)
 }
 
 // openPackIndexes maps the index of every pack in the object directory;
@@ -46,7 +47,8 @@ func openPackIndexes(objects string) (*packIndexes, error) {
 			p.close()
 			return nil, err
 		}
-		p.idx, p.packs = append(p.idx, b), append(p.packs, pack)
+		_, err = os.Stat(filepath.Join(dir, name+".mtimes"))
+		p.idx, p.packs, p.cruft = append(p.idx, b), append(p.packs, pack), append(p.cruft, err == nil)
 		if !validPackIndex(b) {
 			p.close()
 			return nil, errors.New("gitx: a pack index git-tdd does not read: " + e.Name())
@@ -81,10 +83,11 @@ func mapFile(path string) ([]byte, error) {
 	return syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_PRIVATE)
 }
 
-// find returns the pack that holds the object.
-func (p *packIndexes) find(id []byte) (string, bool) {
+// find returns a pack that holds the object, other than a cruft pack when
+// withCruft is false.
+func (p *packIndexes) find(id []byte, withCruft bool) (string, bool) {
 	for i, b := range p.idx {
-		if packHolds(b, id) {
+		if (withCruft || !p.cruft[i]) && packHolds(b, id) {
 			return p.packs[i], true
 		}
 	}
@@ -92,7 +95,7 @@ func (p *packIndexes) find(id []byte) (string, bool) {
 }
 
 func (p *packIndexes) has(id []byte) bool {
-	_, ok := p.find(id)
+	_, ok := p.find(id, true)
 	return ok
 }
 
@@ -119,5 +122,5 @@ func (p *packIndexes) close() {
 	for _, b := range p.idx {
 		syscall.Munmap(b)
 	}
-	p.idx, p.packs = nil, nil
+	p.idx, p.packs, p.cruft = nil, nil, nil
 }

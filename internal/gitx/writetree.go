@@ -197,11 +197,13 @@ func (d objectDir) has(id []byte) bool {
 // freshen reports whether the object is there, dating its file now as git
 // does before it relies on an object it would have written, so that a
 // concurrent prune of old unreachable objects spares it; one whose file
-// cannot be dated counts as absent, and is written again.
+// cannot be dated counts as absent, and is written again, and so does one
+// only in a cruft pack, whose objects expire by their own dates (git
+// 2.37's gc --cruft), not the pack's.
 func (d objectDir) freshen(id []byte) bool {
 	now := time.Now()
-	if pack, ok := d.packs.find(id); ok {
-		return os.Chtimes(pack, now, now) == nil
+	if pack, ok := d.packs.find(id, false); ok && os.Chtimes(pack, now, now) == nil {
+		return true
 	}
 	return os.Chtimes(d.loose(id), now, now) == nil
 }

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/hex"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWriteTreeInProcessAgreesWithGit writes the tree of index files that
@@ -207,5 +209,45 @@ func TestPackIndexesFindEveryPackedObject(t *testing.T) {
 		if p.has(b) {
 			t.Errorf("%s found", id)
 		}
+	}
+}
+
+// A tree that is only in a cruft pack (git gc with gc.cruftPacks, the
+// default from git 2.40) is not fresh to git: git write-tree writes it loose
+// again, dated now, because a cruft pack's objects expire by the dates in its
+// .mtimes file, not by the pack's. The tree written in process only dates
+// the pack: a gc expiring cruft objects while the tests run (the draft
+// commit is written after them) deletes the tree the commit will name.
+func TestWriteTreeInProcessRewritesTreesOnlyInACruftPack(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("base")
+	r.write("x.txt", "x\n")
+	r.git("add", "x.txt")
+	tree := strings.TrimSpace(r.git("write-tree"))
+	r.git("reset", "-q")
+	loose := filepath.Join(r.dir, ".git", "objects", tree[:2], tree[2:])
+	old := time.Now().Add(-30 * 24 * time.Hour)
+	if err := os.Chtimes(loose, old, old); err != nil {
+		t.Fatal(err)
+	}
+	r.git("repack", "--cruft", "-d", "-q")
+	if _, err := os.Stat(loose); err == nil {
+		t.Fatal("the tree is still loose")
+	}
+	r.git("add", "x.txt")
+	repo, err := Open(context.Background(), r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := repo.writeTreeInProcess(filepath.Join(r.dir, ".git", "index"))
+	if !ok || got != tree {
+		t.Fatalf("writeTreeInProcess = %s, %v; want %s", got, ok, tree)
+	}
+	// a gc expiring unreachable objects older than a week, as one may run
+	// while the tests do
+	r.git("repack", "--cruft", "--cruft-expiration=1.week.ago", "-d", "-q")
+	if err := exec.Command("git", "-C", r.dir, "cat-file", "-e", tree).Run(); err != nil {
+		t.Errorf("the tree written in process was pruned by a gc that spares git write-tree's: %v", err)
 	}
 }
