@@ -279,6 +279,8 @@ func (r *Repo) FinishHeadMove(ctx context.Context, m *HeadMove, s *Staged) error
 	if err := m.Commit(); err != nil {
 		return err
 	}
+	// committed: an interruption now must not leave the index behind it
+	ctx = context.WithoutCancel(ctx)
 	if err := r.installIndex(ctx, s); err != nil {
 		if _, rerr := r.output(ctx, "reset", "-q"); rerr != nil {
 			return fmt.Errorf("committed %s, but could not update the index: %w", m.prepared, err)

@@ -76,7 +76,7 @@ func (e *Env) Green(issue string) (err error) {
 		return err
 	}
 	gitx.Mark("committed")
-	err = e.update(w.Issue, func(w *state.Workflow) error {
+	err = e.recordCommit(w.Issue, func(w *state.Workflow) error {
 		w.Phase, w.Green, w.Attempts.Green = state.PhaseGreen, state.Commit{Commit: commit}, 0
 		w.Red = state.RedRecord{Commit: red.ID, Failing: red.Failing}
 		return nil

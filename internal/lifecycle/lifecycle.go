@@ -189,7 +189,11 @@ func (e *Env) active(issue string) (*state.Workflow, error) {
 // update changes the workflow of issue under the state lock: the one in
 // progress (state.Lookup), which is the one every gate works on.
 func (e *Env) update(issue string, fn func(w *state.Workflow) error) error {
-	return e.Store.Update(e.Ctx, func(st *state.State) error {
+	return e.updateIn(e.Ctx, issue, fn)
+}
+
+func (e *Env) updateIn(ctx context.Context, issue string, fn func(w *state.Workflow) error) error {
+	return e.Store.Update(ctx, func(st *state.State) error {
 		w := st.Lookup(issue)
 		if w == nil {
 			return fmt.Errorf("the workflow of issue %s disappeared from %s", issue, e.Store.Path())
@@ -202,8 +206,17 @@ func (e *Env) update(issue string, fn func(w *state.Workflow) error) error {
 	})
 }
 
+// recordCommit is update for what a commit, made, leaves to record: an
+// interruption (Ctrl-C) now would leave the commit unrecorded, so it does
+// not stop it.
+func (e *Env) recordCommit(issue string, fn func(w *state.Workflow) error) error {
+	return e.updateIn(context.WithoutCancel(e.Ctx), issue, fn)
+}
+
+// audit appends to the audit log, interrupted or not: what happened is
+// written down either way.
 func (e *Env) audit(entry state.AuditEntry) {
-	if err := e.Store.Audit(e.Ctx, entry); err != nil {
+	if err := e.Store.Audit(context.WithoutCancel(e.Ctx), entry); err != nil {
 		term.Warn(e.Err, "git-tdd", "could not write the audit log: %v", err)
 	}
 }

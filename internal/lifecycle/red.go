@@ -82,7 +82,7 @@ func (e *Env) Red(issue string) (err error) {
 		return err
 	}
 	gitx.Mark("committed")
-	err = e.update(w.Issue, func(w *state.Workflow) error {
+	err = e.recordCommit(w.Issue, func(w *state.Workflow) error {
 		w.Phase = state.PhaseRed
 		w.Red = state.RedRecord{Commit: commit, Failing: v.Failing}
 		w.Green = state.Commit{}
