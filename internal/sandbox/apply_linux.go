@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"github.com/elastic/go-seccomp-bpf/arch"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -20,7 +21,7 @@ import (
 // run restricts this thread to m's policy and execs m's program on it; it
 // returns only what kept the program from starting. Every check that can fail
 // comes before the first restriction, so that a refusal is said plainly.
-func run(m message) error {
+func run(m message, supervised int) error {
 	runtime.LockOSThread() // never unlocked: the restrictions are this thread's, and it execs
 	p := m.Policy
 	st, err := Probe()
@@ -34,7 +35,7 @@ func run(m message) error {
 	if err != nil {
 		return &execError{code: 127, err: fmt.Errorf("sandbox: %w", err)}
 	}
-	if err := restrict(p, st.ABI); err != nil {
+	if err := restrict(p, st.ABI, supervised); err != nil {
 		return err
 	}
 	err = syscall.Exec(path, m.Args, m.Env)
@@ -47,7 +48,10 @@ func run(m message) error {
 // comes before the first restriction. On an error the thread may be partly
 // restricted: its goroutine must end without unlocking it, so that the Go
 // runtime ends the thread.
-func restrict(p Policy, abi int) error {
+func restrict(p Policy, abi, supervised int) error {
+	if supervises(abi) && supervised < 0 {
+		return errors.New("sandbox: git-tdd gave no supervisor for the program's signals, which Landlock does not scope before ABI 6")
+	}
 	cfg := config(p, abi)
 	grants, err := rules(p, cfg)
 	if err != nil {
@@ -79,7 +83,22 @@ func restrict(p Policy, abi int) error {
 			return fmt.Errorf("sandbox: loading the seccomp filter: %w", err)
 		}
 	}
+	if !supervises(abi) {
+		return nil
+	}
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if err := handOver(supervised, uint32(info.ID)); err != nil {
+		return fmt.Errorf("sandbox: handing git-tdd the supervision of the program's signals: %w", err)
+	}
 	return nil
+}
+
+func isSocket(fd int) bool {
+	var st unix.Stat_t
+	return unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFSOCK
 }
 
 // lookPath finds the program as exec.Command would, in the PATH of the

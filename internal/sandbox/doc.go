@@ -73,7 +73,9 @@
 // writable paths or made inside the sandbox. Abstract unix sockets and
 // signals to processes outside the sandbox are refused from ABI 6; before
 // it, the guards refuse signals to git-tdd (the helper's parent) and its
-// process group, kill(-1), tkill and pidfds (signalGuards).
+// process group, kill(-1), tkill and pidfds (signalGuards), and git-tdd
+// answers for the program's kill, rt_sigqueueinfo and fcntl(F_SETOWN),
+// refusing any that name one of its threads (supervise_linux.go).
 //
 // Privilege. A program run as root (as CI does) keeps uid 0 but loses every
 // capability, and no_new_privs keeps setuid programs from giving any back: it

@@ -79,3 +79,43 @@ func TestGuards(t *testing.T) {
 		t.Errorf("another architecture's call: %#x, want it left to the other programs", got)
 	}
 }
+
+// What the supervisor refuses: git-tdd named by any of its threads, its
+// process group or every process, to kill, rt_sigqueueinfo and F_SETOWN; not
+// another process, the program's own group, nor other fcntl commands.
+func TestRefusedSignal(t *testing.T) {
+	const self, group = 1000, 990
+	own := func(tid, _ int) bool { return tid >= 1000 && tid <= 1010 } // git-tdd's threads
+	call := func(nr int, args ...int64) seccompData {
+		d := seccompData{Nr: int32(nr)}
+		for i, a := range args {
+			d.Args[i] = uint64(a)
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		name string
+		d    seccompData
+		want bool
+	}{
+		{"kill git-tdd", call(unix.SYS_KILL, 1000, 9), true},
+		{"kill one of git-tdd's threads", call(unix.SYS_KILL, 1007, 19), true},
+		{"kill git-tdd's process group", call(unix.SYS_KILL, -990, 9), true},
+		{"kill every process", call(unix.SYS_KILL, -1, 9), true},
+		{"kill another process", call(unix.SYS_KILL, 2000, 9), false},
+		{"kill its own group", call(unix.SYS_KILL, 0, 15), false},
+		{"kill another group", call(unix.SYS_KILL, -2000, 15), false},
+		{"a pid in the upper half only", call(unix.SYS_KILL, 1<<32|2000, 9), false},
+		{"queue a signal to one of git-tdd's threads", call(unix.SYS_RT_SIGQUEUEINFO, 1003, 10, 0), true},
+		{"queue a signal to another", call(unix.SYS_RT_SIGQUEUEINFO, 2000, 10, 0), false},
+		{"SIGIO to one of git-tdd's threads", call(unix.SYS_FCNTL, 3, unix.F_SETOWN, 1004), true},
+		{"SIGIO to git-tdd's group", call(unix.SYS_FCNTL, 3, unix.F_SETOWN, -990), true},
+		{"SIGIO to itself", call(unix.SYS_FCNTL, 3, unix.F_SETOWN, 2000), false},
+		{"another fcntl naming a thread's number", call(unix.SYS_FCNTL, 3, unix.F_SETFL, 1004), false},
+		{"another call", call(unix.SYS_READ, 1000, 0, 0), false},
+	} {
+		if got := refusedSignal(tc.d, self, group, own); got != tc.want {
+			t.Errorf("%s: refused %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

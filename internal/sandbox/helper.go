@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/git-tdd/git-tdd/internal/term"
@@ -52,19 +53,24 @@ var errCancelled = errors.New("sandbox: cancelled")
 var errNoPolicy = errors.New("sandbox: " + HelperCommand + " is git-tdd's own: it runs a program in the sandbox that a policy from git-tdd describes, and runs nothing without one")
 
 func helper(args []string) (*os.File, error) {
-	if len(args) != 2 {
+	if len(args) != 2 && len(args) != 3 {
 		return nil, errNoPolicy
 	}
-	fds := [2]int{}
-	for i, a := range args {
+	fds := []int{}
+	for _, a := range args {
 		fd, err := strconv.Atoi(a)
-		if err != nil || fd < 3 {
+		if err != nil || fd < 3 || slices.Contains(fds, fd) {
 			return nil, errNoPolicy
 		}
-		fds[i] = fd
+		fds = append(fds, fd)
 	}
-	if fds[0] == fds[1] {
-		return nil, errNoPolicy
+	supervised := -1 // the socket git-tdd's supervisor listens on (before ABI 6)
+	if len(fds) == 3 {
+		if !isSocket(fds[2]) {
+			return nil, fmt.Errorf("%w (file descriptor %d is no socket)", errNoPolicy, fds[2])
+		}
+		closeOnExec(fds[2])
+		supervised = fds[2]
 	}
 	report, err := inheritedPipe(fds[1], "report")
 	if err != nil {
@@ -82,7 +88,7 @@ func helper(args []string) (*os.File, error) {
 	if err != nil {
 		return report, err
 	}
-	return report, run(m)
+	return report, run(m, supervised)
 }
 
 // inheritedPipe is the pipe inherited as fd, closed when the program is

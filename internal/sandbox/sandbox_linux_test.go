@@ -110,6 +110,8 @@ func try(args []string) error {
 		return syscall.Kill(pid, 0)
 	case "signal-guards":
 		return trySignalGuards()
+	case "signal-guards-thread":
+		return trySignalGuardsThread()
 	case "tgkill":
 		// a signal to one thread of git-tdd (signal 0: the permission only)
 		pid, _ := strconv.Atoi(arg(1))
@@ -979,5 +981,151 @@ func TestSignalGuardsBelowABI6(t *testing.T) {
 		if has(abi) != want {
 			t.Errorf("ABI %d: signal guards %v, want %v", abi, has(abi), want)
 		}
+	}
+}
+
+// trySignalGuardsThread loads signalGuards for its parent as a helper at ABI
+// 5 does, then names the parent by the id of one of its other threads (listed
+// in /proc/<ppid>/task): kill(2), rt_sigqueueinfo(2) and F_SETOWN given a
+// thread id reach the whole thread group, i.e. git-tdd.
+func trySignalGuardsThread() error {
+	runtime.LockOSThread()
+	ppid := os.Getppid()
+	pgid, err := unix.Getpgid(ppid)
+	if err != nil {
+		return err
+	}
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return err
+	}
+	prog, err := assembleGuards(info, signalGuards(ppid, pgid))
+	if err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	if err := loadFilter(prog); err != nil {
+		return err
+	}
+	// the helper's hand-over to git-tdd's supervisor, given as fd 3
+	if err := handOver(3, uint32(info.ID)); err != nil {
+		return err
+	}
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", ppid))
+	if err != nil {
+		return err
+	}
+	tid := 0
+	for _, t := range tasks {
+		if n, _ := strconv.Atoi(t.Name()); n != ppid && n > 0 {
+			tid = n
+			break
+		}
+	}
+	if tid == 0 {
+		return errors.New("the parent has one thread")
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	defer w.Close()
+	res := func(err error) string {
+		if err == nil {
+			return "ok"
+		}
+		return unix.ErrnoName(err.(syscall.Errno))
+	}
+	_, ownErr := unix.FcntlInt(r.Fd(), unix.F_SETOWN, tid)
+	var si [128]byte
+	*(*int32)(unsafe.Pointer(&si[8])) = -1 // si_code SI_QUEUE
+	_, _, e := unix.Syscall(unix.SYS_RT_SIGQUEUEINFO, uintptr(tid), 0, uintptr(unsafe.Pointer(&si[0])))
+	var qErr error
+	if e != 0 {
+		qErr = e
+	}
+	_, ownSelf := unix.FcntlInt(r.Fd(), unix.F_SETOWN, os.Getpid())
+	fmt.Printf("kill-parent-thread=%s setown-parent-thread=%s sigqueue-parent-thread=%s kill-parent=%s kill-all=%s kill-self=%s kill-own-group=%s setown-self=%s ",
+		res(syscall.Kill(tid, 0)), res(ownErr), res(qErr), res(syscall.Kill(ppid, 0)), res(syscall.Kill(-1, 0)),
+		res(syscall.Kill(os.Getpid(), 0)), res(syscall.Kill(0, 0)), res(ownSelf))
+	return nil
+}
+
+// A thread id of git-tdd names git-tdd to kill(2), rt_sigqueueinfo(2) and
+// F_SETOWN as well as its pid does (the signal goes to the thread group):
+// before ABI 6, `kill -STOP $(ls /proc/$PPID/task | tail -1)` stopped
+// git-tdd. Those calls now go to git-tdd's supervisor, which refuses them
+// (found by review): here the test is git-tdd, and its child the helper.
+func TestSupervisorRefusesGitTddThreads(t *testing.T) {
+	sup, end, err := newSupervisor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "signal-guards-thread")
+	cmd.Env = append(os.Environ(), "SANDBOX_TEST_DO=1")
+	cmd.ExtraFiles = []*os.File{end}
+	out, err := cmd.CombinedOutput()
+	end.Close()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	sup.Wait() // ends once the program has
+	for _, want := range []string{"kill-parent-thread=EPERM", "setown-parent-thread=EPERM", "sigqueue-parent-thread=EPERM",
+		"kill-parent=EPERM", "kill-all=EPERM", "kill-self=ok", "kill-own-group=ok", "setown-self=ok"} {
+		if !strings.Contains(string(out), want+" ") {
+			t.Errorf("want %s in %s", want, out)
+		}
+	}
+}
+
+// Before ABI 6 the helper gets a third file, the supervisor's socket: it
+// takes it as such, closes it before the program runs (a program that held
+// it could answer for itself), and runs the program as always. (Here, at
+// this kernel's ABI, it hands nothing over: the supervisor then ends once the
+// program starts. The hand-over itself: TestSupervisorRefusesGitTddThreads.)
+func TestHelperTakesTheSupervisorsSocket(t *testing.T) {
+	r := newRepo(t)
+	p := r.agentPolicy(t, nil)
+	script := `ls -l /proc/self/fd | grep -c socket; echo x > ran.txt`
+	data, err := message{Policy: p, Path: "sh", Args: []string{"sh", "-c", script}, Env: r.env}.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := newWrapped(data, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.supervisor == nil || w.supervised == nil {
+		t.Fatal("no supervisor below ABI 6")
+	}
+	exe, err := self()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd := exec.Command("ignored")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = r.worktree, &out, &out
+	helperCommand(cmd, exe, w)
+	if len(cmd.Args) != 5 {
+		t.Fatalf("helper arguments %q, want the socket's too", cmd.Args)
+	}
+	proc, err := confine.Start(cmd)
+	w.Started()
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc.Wait()
+	if err := w.Err(); err != nil {
+		t.Fatal(err)
+	}
+	w.supervisor.Wait()
+	if got := strings.TrimSpace(out.String()); got != "0" {
+		t.Errorf("sockets the program holds: %q, want none", got)
+	}
+	if _, err := os.Stat(filepath.Join(r.worktree, "ran.txt")); err != nil {
+		t.Error("the program did not run")
 	}
 }

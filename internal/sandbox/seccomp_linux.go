@@ -152,14 +152,21 @@ func knownNames(info *arch.Info, names []string) []string {
 
 // loadFilter loads prog on this thread; no_new_privs is set.
 func loadFilter(prog []bpf.RawInstruction) error {
+	_, err := loadFilterFlags(prog, 0)
+	return err
+}
+
+// loadFilterFlags loads prog with flags, and returns what the kernel
+// returns: with SECCOMP_FILTER_FLAG_NEW_LISTENER, the notifications' file.
+func loadFilterFlags(prog []bpf.RawInstruction, flags uintptr) (int, error) {
 	filter := make([]unix.SockFilter, len(prog))
 	for i, in := range prog {
 		filter[i] = unix.SockFilter{Code: in.Op, Jt: in.Jt, Jf: in.Jf, K: in.K}
 	}
 	fprog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	_, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog)))
+	r, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fprog)))
 	if e != 0 {
-		return e
+		return -1, e
 	}
-	return nil
+	return int(r), nil
 }

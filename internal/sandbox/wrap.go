@@ -19,6 +19,10 @@ const HelperCommand = "__sandbox-exec"
 type Wrapped struct {
 	policy, report *os.File // the helper's ends, which this process closes once it started
 	reply          *os.File // this process's end of the report pipe
+	// before Landlock ABI 6: the supervisor of the program's signals, and
+	// the helper's end of its socket (closed with the others)
+	supervisor *Supervisor
+	supervised *os.File
 }
 
 // Wrap rewrites cmd, already set up (Path or Args, Dir, Env, standard files,
@@ -55,7 +59,7 @@ func (p Policy) Wrap(cmd *exec.Cmd) (*Wrapped, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := newWrapped(data)
+	w, err := newWrapped(data, st.ABI)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +89,8 @@ func Prestart(cmd *exec.Cmd) (*Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, pw, err := pipes()
+	st, _ := Probe() // a machine that cannot confine is refused by Send
+	w, pw, err := pipes(st.ABI)
 	if err != nil {
 		return nil, err
 	}
@@ -135,6 +140,10 @@ func helperCommand(cmd *exec.Cmd, exe string, w *Wrapped) {
 	cmd.ExtraFiles = append(cmd.ExtraFiles, w.policy, w.report)
 	cmd.Path = exe
 	cmd.Args = []string{filepath.Base(os.Args[0]), HelperCommand, strconv.Itoa(3 + n), strconv.Itoa(4 + n)}
+	if w.supervised != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, w.supervised)
+		cmd.Args = append(cmd.Args, strconv.Itoa(5+n))
+	}
 	cmd.Env = []string{}
 	cmd.Err = nil // the program is looked up by the helper, in its own PATH
 }
@@ -151,8 +160,8 @@ func program(cmd *exec.Cmd) string {
 
 // newWrapped makes the two pipes and writes the policy, whole, before the
 // helper starts: a pipe that cannot hold it is made larger.
-func newWrapped(data []byte) (*Wrapped, error) {
-	w, pw, err := pipes()
+func newWrapped(data []byte, abi int) (*Wrapped, error) {
+	w, pw, err := pipes(abi)
 	if err != nil {
 		return nil, err
 	}
@@ -172,8 +181,9 @@ func newWrapped(data []byte) (*Wrapped, error) {
 }
 
 // pipes makes the helper's two pipes: the policy's, whose write end (pw) is
-// this process's, and the report's.
-func pipes() (w *Wrapped, pw *os.File, err error) {
+// this process's, and the report's; and before Landlock ABI 6 the socket of
+// the supervisor of the program's signals.
+func pipes(abi int) (w *Wrapped, pw *os.File, err error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
@@ -184,7 +194,17 @@ func pipes() (w *Wrapped, pw *os.File, err error) {
 		pw.Close()
 		return nil, nil, err
 	}
-	return &Wrapped{policy: pr, report: rw, reply: rr}, pw, nil
+	w = &Wrapped{policy: pr, report: rw, reply: rr}
+	if supervises(abi) {
+		if w.supervisor, w.supervised, err = newSupervisor(); err != nil {
+			pr.Close()
+			pw.Close()
+			rr.Close()
+			rw.Close()
+			return nil, nil, fmt.Errorf("sandbox: the supervisor of signals: %w", err)
+		}
+	}
+	return w, pw, nil
 }
 
 // Started closes this process's copies of the helper's ends: call it once the
@@ -192,6 +212,9 @@ func pipes() (w *Wrapped, pw *os.File, err error) {
 func (w *Wrapped) Started() {
 	w.policy.Close()
 	w.report.Close()
+	if w.supervised != nil {
+		w.supervised.Close()
+	}
 }
 
 // RefusedError is the helper's refusal to run the program: the sandbox could
