@@ -105,19 +105,28 @@ func (r *Repo) ConfigMayConvert() bool {
 	return r.getenv("GIT_ATTR_SOURCE") != "" || r.configMayMention(convertKeys...)
 }
 
+// inTop is a path git, run in the top level, opens as given: a relative
+// one is relative to the top level.
+func (r *Repo) inTop(p string) string {
+	if filepath.IsAbs(p) || r.Top == "" {
+		return p
+	}
+	return filepath.Join(r.Top, p)
+}
+
 // configFiles are the files git reads its configuration from here: the
 // system's, the user's, the repository's and the working tree's.
 func (r *Repo) configFiles() []string {
 	var out []string
 	if !envBool(r.getenv("GIT_CONFIG_NOSYSTEM")) {
 		if f := r.getenv("GIT_CONFIG_SYSTEM"); f != "" {
-			out = append(out, f)
+			out = append(out, r.inTop(f))
 		} else {
 			out = append(out, systemFiles("gitconfig")...)
 		}
 	}
 	if f := r.getenv("GIT_CONFIG_GLOBAL"); f != "" {
-		out = append(out, f)
+		out = append(out, r.inTop(f))
 	} else {
 		home := r.getenv("HOME")
 		if x := r.getenv("XDG_CONFIG_HOME"); x != "" {

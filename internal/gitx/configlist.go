@@ -134,6 +134,9 @@ const maxIncludeDepth = 10
 // not exist: git skips it too), an include git would resolve in a way this
 // does not, or includes nested too deep, may.
 func (r *Repo) fileMayMention(path string, words []string, seen map[string]bool, depth int) bool {
+	if !filepath.IsAbs(path) {
+		return true // ~/ without a home: git reads what this cannot
+	}
 	if seen[path] {
 		return false
 	}

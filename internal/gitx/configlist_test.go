@@ -224,3 +224,22 @@ func TestConfigMayMentionIncludeOnTheSectionLine(t *testing.T) {
 		t.Error("configMayMention missed core.sharedRepository in a file included by \"[include] path = more\"")
 	}
 }
+
+// A relative GIT_CONFIG_GLOBAL is where git, run in the top level, finds it,
+// and an include of "~/" without a home is one this cannot read: either may
+// say anything.
+func TestConfigMayMentionWhereGitLooks(t *testing.T) {
+	r := newTestRepo(t)
+	r.write("global.cfg", "[core]\n\tfsync = all\n")
+	repo, err := Open(context.Background(), r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !repo.WithEnv("GIT_CONFIG_GLOBAL=global.cfg").configMayMention(objectSettings...) {
+		t.Error("a relative GIT_CONFIG_GLOBAL was read from elsewhere")
+	}
+	r.git("config", "include.path", "~/x.cfg")
+	if !repo.WithEnv("HOME=").configMayMention(objectSettings...) {
+		t.Error("an include of ~/ without a home was taken for nothing")
+	}
+}
