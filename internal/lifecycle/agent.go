@@ -115,6 +115,8 @@ func (e *Env) runInteractive(argv []string, dir string, env []string, policy *sa
 			return err
 		}
 	}
+	release := confine.OnTerminal()
+	defer release()
 	err := cmd.Start()
 	if wrapped != nil {
 		wrapped.Started()

@@ -105,6 +105,12 @@ func guards(abi int) []guard {
 			pgid = ppid
 		}
 		gs = append(gs, signalGuards(ppid, pgid)...)
+		if unix.Getpgrp() == pgid {
+			// git tdd agent's agent, in git-tdd's group (its terminal's
+			// foreground): kill(0) would reach git-tdd, and a program
+			// that left the group can join it again
+			gs = append(gs, guard{"kill", []argTest{is(0, 0)}, syscall.EPERM})
+		}
 	}
 	return gs
 }

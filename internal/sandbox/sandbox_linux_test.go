@@ -112,6 +112,12 @@ func try(args []string) error {
 		return trySignalGuards()
 	case "signal-guards-thread":
 		return trySignalGuardsThread()
+	case "signal-own-group":
+		return trySignalOwnGroup()
+	case "interactive-git-tdd":
+		return tryInteractiveGitTdd()
+	case "terminal-quit":
+		return tryTerminalQuit()
 	case "tgkill":
 		// a signal to one thread of git-tdd (signal 0: the permission only)
 		pid, _ := strconv.Atoi(arg(1))
