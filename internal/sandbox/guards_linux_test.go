@@ -119,3 +119,36 @@ func TestRefusedSignal(t *testing.T) {
 		}
 	}
 }
+
+// A number that names nothing gets ESRCH from the supervisor itself, not
+// from the kernel later: by then it could be a thread git-tdd just made.
+func TestSignalAnswer(t *testing.T) {
+	own := func(tid, _ int) bool { return tid == 1000 }
+	there := func(pid int) bool { return pid == 1000 || pid == 2000 }
+	d := func(nr int, args ...int64) seccompData {
+		x := seccompData{Nr: int32(nr)}
+		for i, a := range args {
+			x.Args[i] = uint64(a)
+		}
+		return x
+	}
+	for _, tc := range []struct {
+		name string
+		d    seccompData
+		want unix.Errno
+	}{
+		{"git-tdd", d(unix.SYS_KILL, 1000, 9), unix.EPERM},
+		{"another process", d(unix.SYS_KILL, 2000, 9), 0},
+		{"nothing there", d(unix.SYS_KILL, 3000, 9), unix.ESRCH},
+		{"nothing there, queued", d(unix.SYS_RT_SIGQUEUEINFO, 3000, 9, 0), unix.ESRCH},
+		{"SIGIO to nothing there", d(unix.SYS_FCNTL, 3, unix.F_SETOWN, 3000), unix.ESRCH},
+		{"SIGIO to another", d(unix.SYS_FCNTL, 3, unix.F_SETOWN, 2000), 0},
+		{"another fcntl", d(unix.SYS_FCNTL, 3, unix.F_GETFL, 3000), 0},
+		{"its own group", d(unix.SYS_KILL, 0, 9), 0},
+		{"another group", d(unix.SYS_KILL, -3000, 9), 0},
+	} {
+		if got := signalAnswer(tc.d, 1000, 990, own, there); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

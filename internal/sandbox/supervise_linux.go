@@ -79,11 +79,45 @@ func (s *Supervisor) serve() {
 			return
 		}
 		resp := seccompNotifResp{ID: req.ID, Flags: unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE}
-		if refusedSignal(req.Data, self, group, ownThread) {
-			resp.Error, resp.Flags = -int32(unix.EPERM), 0
+		if errno := signalAnswer(req.Data, self, group, ownThread, exists); errno != 0 {
+			resp.Error, resp.Flags = -int32(errno), 0
 		}
 		ioctl(listener, unix.SECCOMP_IOCTL_NOTIF_SEND, unsafe.Pointer(&resp)) // ENOENT: the caller died meanwhile
 	}
+}
+
+// signalAnswer is the error a supervised call gets, 0 to let the kernel
+// carry it out: EPERM where refusedSignal refuses it, and ESRCH for a
+// process or thread that is not there (exists), which the kernel would say
+// too, and which could otherwise be one of git-tdd's threads by the time the
+// kernel looked, had it been made meanwhile.
+func signalAnswer(d seccompData, self, group int, own func(tid, self int) bool, exists func(pid int) bool) unix.Errno {
+	if refusedSignal(d, self, group, own) {
+		return unix.EPERM
+	}
+	if t := signalTarget(d); t > 0 && !exists(t) {
+		return unix.ESRCH
+	}
+	return 0
+}
+
+// signalTarget is the process or thread a supervised call names by number,
+// 0 for none (a group, every process, or another fcntl command).
+func signalTarget(d seccompData) int {
+	t := int32(d.Args[0])
+	if d.Nr == unix.SYS_FCNTL {
+		if int32(d.Args[1]) != unix.F_SETOWN {
+			return 0
+		}
+		t = int32(d.Args[2])
+	}
+	return int(max(t, 0))
+}
+
+// exists reports whether a process or thread of that id is there.
+func exists(pid int) bool {
+	_, err := os.Lstat("/proc/" + strconv.Itoa(pid))
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // refusedSignal decides a supervised call: kill and rt_sigqueueinfo aimed at
