@@ -5,14 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
-	"github.com/elastic/go-seccomp-bpf/arch"
 	"github.com/git-tdd/git-tdd/internal/confine"
 	"golang.org/x/sys/unix"
 )
@@ -21,22 +19,7 @@ import (
 // parent (the test, playing git-tdd): its guards, then the supervising
 // program, whose listener goes to the parent over fd 3.
 func superviseAsABI5() error {
-	runtime.LockOSThread() // the filters are this thread's
-	info, err := arch.GetInfo("")
-	if err != nil {
-		return err
-	}
-	prog, err := assembleGuards(info, guards(5)) // git-tdd is the parent
-	if err != nil {
-		return err
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return err
-	}
-	if err := loadFilter(prog); err != nil {
-		return err
-	}
-	return handOver(3, uint32(info.ID))
+	return loadAsHelper(guards(5), true) // git-tdd is the parent
 }
 
 // trySignalOwnGroup is `git tdd agent`'s program, which runs in git-tdd's

@@ -86,13 +86,7 @@ func TestGuards(t *testing.T) {
 func TestRefusedSignal(t *testing.T) {
 	const self, group = 1000, 990
 	own := func(tid, _ int) bool { return tid >= 1000 && tid <= 1010 } // git-tdd's threads
-	call := func(nr int, args ...int64) seccompData {
-		d := seccompData{Nr: int32(nr)}
-		for i, a := range args {
-			d.Args[i] = uint64(a)
-		}
-		return d
-	}
+	call := notice
 	for _, tc := range []struct {
 		name string
 		d    seccompData
@@ -125,13 +119,7 @@ func TestRefusedSignal(t *testing.T) {
 func TestSignalAnswer(t *testing.T) {
 	own := func(tid, _ int) bool { return tid == 1000 }
 	there := func(pid int) bool { return pid == 1000 || pid == 2000 }
-	d := func(nr int, args ...int64) seccompData {
-		x := seccompData{Nr: int32(nr)}
-		for i, a := range args {
-			x.Args[i] = uint64(a)
-		}
-		return x
-	}
+	d := notice
 	for _, tc := range []struct {
 		name string
 		d    seccompData
@@ -151,4 +139,13 @@ func TestSignalAnswer(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
+}
+
+// notice is a supervised call as the kernel reports it.
+func notice(nr int, args ...int64) seccompData {
+	d := seccompData{Nr: int32(nr)}
+	for i, a := range args {
+		d.Args[i] = uint64(a)
+	}
+	return d
 }

@@ -886,24 +886,12 @@ func TestConfinedCannotSetGitTddLimits(t *testing.T) {
 // group, as a helper confined at ABI 5 would, and prints what each way of
 // signalling them, and itself, gives.
 func trySignalGuards() error {
-	runtime.LockOSThread() // the filter is this thread's
 	ppid := os.Getppid()
 	pgid, err := unix.Getpgid(ppid)
 	if err != nil {
 		return err
 	}
-	info, err := arch.GetInfo("")
-	if err != nil {
-		return err
-	}
-	prog, err := assembleGuards(info, signalGuards(ppid, pgid))
-	if err != nil {
-		return err
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return err
-	}
-	if err := loadFilter(prog); err != nil {
+	if err := loadAsHelper(signalGuards(ppid, pgid), false); err != nil {
 		return err
 	}
 	r, w, err := os.Pipe()
@@ -995,28 +983,12 @@ func TestSignalGuardsBelowABI6(t *testing.T) {
 // in /proc/<ppid>/task): kill(2), rt_sigqueueinfo(2) and F_SETOWN given a
 // thread id reach the whole thread group, i.e. git-tdd.
 func trySignalGuardsThread() error {
-	runtime.LockOSThread()
 	ppid := os.Getppid()
 	pgid, err := unix.Getpgid(ppid)
 	if err != nil {
 		return err
 	}
-	info, err := arch.GetInfo("")
-	if err != nil {
-		return err
-	}
-	prog, err := assembleGuards(info, signalGuards(ppid, pgid))
-	if err != nil {
-		return err
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return err
-	}
-	if err := loadFilter(prog); err != nil {
-		return err
-	}
-	// the helper's hand-over to git-tdd's supervisor, given as fd 3
-	if err := handOver(3, uint32(info.ID)); err != nil {
+	if err := loadAsHelper(signalGuards(ppid, pgid), true); err != nil {
 		return err
 	}
 	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", ppid))
@@ -1134,4 +1106,29 @@ func TestHelperTakesTheSupervisorsSocket(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(r.worktree, "ran.txt")); err != nil {
 		t.Error("the program did not run")
 	}
+}
+
+// loadAsHelper loads, on this thread (locked to it for good), what a helper
+// confined at ABI 5 loads: guards gs, and with supervised the supervising
+// program, whose listener goes to git-tdd (the parent) over fd 3.
+func loadAsHelper(gs []guard, supervised bool) error {
+	runtime.LockOSThread()
+	info, err := arch.GetInfo("")
+	if err != nil {
+		return err
+	}
+	prog, err := assembleGuards(info, gs)
+	if err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	if err := loadFilter(prog); err != nil {
+		return err
+	}
+	if !supervised {
+		return nil
+	}
+	return handOver(3, uint32(info.ID))
 }
